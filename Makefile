@@ -1,0 +1,56 @@
+# The kernel workbook: the front door. The work is done by vm/*.sh.
+#
+#   make lab [LAB=name] [RUN=1]   build and boot a lab (default: the first)
+#   make gdb [LAB=name]           attach gdb to that lab's running VM
+#   make check [LAB=name]         every test, or one lab (solution passes,
+#                                 skeleton fails)
+#   make kernel                   the workbook kernel, in $(WB_CACHE)
+#   make skeletons [LAB=name]     regenerate the students' files
+#   make labs                     list the labs
+#   make book [EDITION=instructor]
+#   make bench                    measure the pipeline on this machine
+
+SHELL := /bin/sh
+LAB ?=
+EDITION ?= student
+export RUN VARIANT ACCEL WB_CACHE
+export WB_ROOT := $(CURDIR)
+
+.PHONY: all kernel lab gdb check labs skeletons book bench help
+
+all: help
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+kernel:
+	@vm/kernel.sh
+
+lab:
+	@vm/lab.sh "$(LAB)"
+
+gdb:
+	@vm/gdb.sh "$(LAB)"
+
+check:
+ifeq ($(LAB),)
+	@tests/run.sh
+else
+	@tests/run.sh --lab "$(LAB)"
+endif
+
+labs:
+	@. vm/lib.sh && wb_lab_list
+
+skeletons:
+ifeq ($(LAB),)
+	@for l in $$(ls labs); do vm/skel.sh "$$l" || exit 1; done
+else
+	@vm/skel.sh "$(LAB)"
+endif
+
+book:
+	@vm/book.sh "$(EDITION)"
+
+bench:
+	@vm/bench.sh

@@ -1,0 +1,103 @@
+#!/bin/sh
+# make lab: build what a lab needs and boot it.
+#
+#   vm/lab.sh LAB [MODE]
+#
+# MODE is shell (an interactive shell in the lab), run (the guided steps
+# and the checker, then power off), check (the checker only) or cmd (the
+# commands in $WB_CMD). Without MODE: shell on a terminal, run otherwise.
+# VARIANT=student|solution|skeleton picks where the lab's files come from.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/qemu.sh"
+
+lab=${1:-}
+[ -n "$lab" ] || lab=$(wb_lab_names | head -n 1)
+wb_lab_require "$lab"
+mode=${2:-}
+if [ -z "$mode" ]; then
+	if [ "${RUN:-0}" = 0 ] && [ -t 0 ] && [ -t 1 ]; then
+		mode=shell
+	else
+		mode=run
+	fi
+fi
+variant=${VARIANT:-student}
+wb_need_cache
+wb_need_cmds qemu-system-x86_64:qemu-system-x86 gdb:gdb cpio:cpio
+
+vdir=$WB_CACHE/labs/$lab/$variant
+build=$vdir/build
+if [ "$variant" = skeleton ]; then
+	rm -rf "$WB_CACHE/labs/$lab/skeleton"
+	"$WB_ROOT/vm/skel.sh" "$lab" "$WB_CACHE/labs/$lab/skeleton"
+fi
+
+# Exit status 6: the lab could not be built (the reason is printed).
+"$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit 6
+"$WB_ROOT/vm/initramfs.sh" || exit 6
+
+# ---- the lab's modules and programs -----------------------------------
+
+mkdir -p "$build"
+find "$build" -mindepth 1 -maxdepth 1 ! -name out -exec rm -rf {} +
+wb_lab_files "$lab" | while read -r path kind _dest; do
+	src=$(wb_variant_file "$lab" "$variant" "$path")
+	name=$(basename "$path" .c)
+	case $kind in
+	tree) ;;
+	module)
+		wb_step "building module $name.ko from $src"
+		mdir=$build/.mod-$name
+		mkdir -p "$mdir"
+		cp "$src" "$mdir/$name.c"
+		echo "obj-m := $name.o" >"$mdir/Kbuild"
+		if ! make -C "$WB_KBUILD" M="$mdir" modules >"$mdir/build.log" 2>&1; then
+			wb_say "error: module $name does not build; the compiler said:"
+			grep -E -A4 'error:|Error [0-9]' "$mdir/build.log" |
+				sed "s#$mdir/$name.c#$src#g" | head -n 40 >&2
+			exit 6
+		fi
+		cp "$mdir/$name.ko" "$build/"
+		;;
+	prog)
+		wb_step "building program $name from $src"
+		# shellcheck disable=SC2046
+		if ! gcc -O2 -g -Wall -Wextra -o "$build/$name" "$src" \
+			$(wb_manifest "$lab" LDLIBS) 2>"$build/$name.log"; then
+			wb_say "error: program $name does not build; the compiler said:"
+			head -n 40 "$build/$name.log" >&2
+			exit 6
+		fi
+		;;
+	*) wb_die "lab $lab: unknown kind '$kind' for $path (tree, module or prog)" ;;
+	esac
+done || exit 6
+mkdir -p "$build/out"
+if [ "$mode" = cmd ]; then
+	printf '%s\n' "${WB_CMD:?WB_CMD holds the commands for mode cmd}" >"$build/cmd.sh"
+fi
+
+# ---- boot -------------------------------------------------------------
+
+rundir=${WB_RUN_DIR:-$WB_CACHE/run/$lab.$$}
+mkdir -p "$rundir"
+trap 'wb_kill_rundir "$rundir"' EXIT
+trap 'wb_kill_rundir "$rundir"; exit 130' INT TERM
+timeout=$(wb_manifest "$lab" TIMEOUT)
+accel=$(wb_accel)
+rc=0
+wb_boot "$accel" "$mode" "$lab" "$build" "$rundir" "${timeout:-120}" || rc=$?
+if [ "$mode" != shell ]; then
+	tr -d '\r' <"$rundir/console.log" | awk '
+		/^WB-CHECK-BEGIN/ { on = 1; next }
+		/^WB-CHECK-END/ { on = 0 }
+		on' >"$rundir/ktap"
+	if [ "$rc" = 0 ]; then
+		wb_say "lab $lab ($variant): the checker passed ($(grep -c '^ok ' "$rundir/ktap") ok)"
+	elif [ "$rc" -lt 3 ] || [ "$rc" -gt 5 ]; then
+		wb_say "lab $lab ($variant): the checker failed:"
+		grep -A3 '^not ok' "$rundir/ktap" | sed 's/^/    /' >&2 || :
+	fi
+fi
+exit "$rc"

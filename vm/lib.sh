@@ -1,0 +1,122 @@
+# shellcheck shell=sh
+# Host-side helpers shared by every script under vm/: where things live,
+# how to report, and how to read a lab's manifest. Sourced, never run.
+# shellcheck disable=SC2034
+
+WB_ROOT=${WB_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+WB_CACHE=${WB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kernel-workbook}
+WB_LABS=${WB_LABS:-$WB_ROOT/labs}
+WB_SOLUTIONS=${WB_SOLUTIONS:-$WB_ROOT/solutions}
+WB_KERNEL_DIR=${WB_KERNEL_DIR:-$WB_ROOT/kernel}
+WB_KSRC=$WB_CACHE/kernel/src
+WB_KBUILD=$WB_CACHE/kernel/build
+WB_KSTATE=$WB_CACHE/kernel/state
+WB_JOBS=${WB_JOBS:-$(($(nproc) + 1))}
+# The marker every guest-side script looks for on the kernel command line.
+WB_MARKER=wb.vm=kernel-workbook
+
+wb_say() {
+	printf '%s\n' "$*" >&2
+}
+
+wb_step() {
+	printf '==> %s\n' "$*" >&2
+}
+
+wb_die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+# The cache must exist and be writable before anything is put there; say
+# which folder and how to pick another one rather than failing later with
+# a tar or make error.
+wb_need_cache() {
+	if ! mkdir -p "$WB_CACHE" 2>/dev/null; then
+		wb_die "cannot create the cache folder $WB_CACHE; set WB_CACHE to a writable folder outside the checkout"
+	fi
+	probe=$WB_CACHE/.write-probe.$$
+	if ! : 2>/dev/null >"$probe"; then
+		wb_die "the cache folder $WB_CACHE is not writable; fix its permissions or set WB_CACHE to a writable folder outside the checkout"
+	fi
+	rm -f "$probe"
+	case $WB_CACHE/ in
+	"$WB_ROOT"/*) wb_die "WB_CACHE ($WB_CACHE) is inside the checkout; the kernel tree must live outside it" ;;
+	esac
+}
+
+# Commands the step needs, with the Debian package that provides each:
+# wb_need_cmds "qemu-system-x86_64:qemu-system-x86" "gdb:gdb"
+wb_need_cmds() {
+	missing=
+	for pair; do
+		command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
+	done
+	[ -z "$missing" ] && return 0
+	wb_die "missing Debian packages:$missing (install them with: apt-get install$missing, or run .ci/run)"
+}
+
+# ---- labs -------------------------------------------------------------
+
+# Every lab folder has a lab.mk; the list is sorted so "the first lab" is
+# stable.
+wb_lab_names() {
+	for mk in "$WB_LABS"/*/lab.mk; do
+		[ -f "$mk" ] || continue
+		d=${mk%/lab.mk}
+		printf '%s\n' "${d##*/}"
+	done
+}
+
+wb_lab_list() {
+	for name in $(wb_lab_names); do
+		printf '  %-20s %-10s %s\n' "$name" \
+			"$(wb_manifest "$name" CHAPTER)" "$(wb_manifest "$name" TITLE)"
+	done
+}
+
+wb_lab_dir() {
+	printf '%s/%s\n' "$WB_LABS" "$1"
+}
+
+# Refuse an unknown lab with the list of known ones (exit status 2, as
+# make does for a usage error).
+wb_lab_require() {
+	if [ -z "$1" ] || [ ! -f "$WB_LABS/$1/lab.mk" ]; then
+		printf "error: unknown lab '%s'. The labs are:\n" "$1" >&2
+		wb_lab_list >&2
+		exit 2
+	fi
+}
+
+# wb_manifest LAB KEY: the value of "KEY := value" in the lab's lab.mk.
+# LAB may also be a path to a lab folder.
+wb_manifest() {
+	case $1 in
+	*/*) mk=$1/lab.mk ;;
+	*) mk=$WB_LABS/$1/lab.mk ;;
+	esac
+	sed -n "s/^$2[[:space:]]*:\{0,1\}=[[:space:]]*//p" "$mk" | tail -n 1
+}
+
+# The lab's FILES entries, one per line: "path kind [dest]", where kind is
+# tree (dest: a path in the kernel tree, defaulting to path), module (an
+# out-of-tree module built from that one file) or prog (a guest program).
+wb_lab_files() {
+	for entry in $(wb_manifest "$1" FILES); do
+		printf '%s\n' "$entry" | tr ':' ' '
+	done
+}
+
+# Where the file of a lab comes from for a variant: student (the lab
+# folder as the student left it), solution, or skeleton (generated into
+# the variant's folder by the caller).
+wb_variant_file() {
+	lab=$1 variant=$2 path=$3
+	case $variant in
+	student) printf '%s/%s/%s\n' "$WB_LABS" "$lab" "$path" ;;
+	solution) printf '%s/%s/%s\n' "$WB_SOLUTIONS" "$lab" "$path" ;;
+	skeleton) printf '%s/labs/%s/skeleton/%s\n' "$WB_CACHE" "$lab" "$path" ;;
+	*) wb_die "unknown variant '$variant' (student, solution or skeleton)" ;;
+	esac
+}

@@ -1,0 +1,179 @@
+# shellcheck shell=sh
+# The workbook VM: the one QEMU command line, the choice of accelerator,
+# and a boot that always ends, with a verdict read from the console.
+# Sourced by vm/lab.sh and vm/bench.sh after vm/lib.sh.
+
+WB_BZIMAGE=$WB_KBUILD/arch/x86/boot/bzImage
+WB_INITRAMFS=$WB_CACHE/initramfs.cpio.gz
+WB_KVM_PROBE=$WB_CACHE/kvm-probe
+
+# wb_qemu_args ACCEL MODE LAB BUILD RUNDIR: print the QEMU arguments, one
+# per line. MODE is the guest session (run, check, cmd, shell, probe).
+wb_qemu_args() {
+	accel=$1 mode=$2 lab=$3 build=$4 rundir=$5
+	cpu=max
+	[ "$accel" = kvm ] && cpu=host
+	cols=80 rows=24
+	if [ "$mode" = shell ] && [ -t 1 ]; then
+		cols=$(tput cols 2>/dev/null || echo 80)
+		rows=$(tput lines 2>/dev/null || echo 24)
+	fi
+	printf '%s\n' -name "workbook-$lab" -nodefaults -no-user-config \
+		-machine "q35,accel=$accel" -cpu "$cpu" -smp 2 -m "${WB_MEM:-1024}" \
+		-display none -no-reboot \
+		-kernel "$WB_BZIMAGE" -initrd "$WB_INITRAMFS" \
+		-append "console=ttyS0 nokaslr panic=-1 ${WB_OOPS:-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows ${WB_CMDLINE:-}" \
+		-fsdev "local,id=host,path=/,readonly=on,security_model=none,multidevs=remap" \
+		-device "virtio-9p-pci,fsdev=host,mount_tag=host" \
+		-fsdev "local,id=lab,path=$(wb_lab_dir "$lab"),security_model=none,multidevs=remap" \
+		-device "virtio-9p-pci,fsdev=lab,mount_tag=lab" \
+		-fsdev "local,id=build,path=$build,security_model=none,multidevs=remap" \
+		-device "virtio-9p-pci,fsdev=build,mount_tag=build" \
+		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" \
+		-pidfile "$rundir/qemu.pid"
+	[ -f /usr/share/qemu/qboot.rom ] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
+	if [ "$mode" = shell ]; then
+		printf '%s\n' -chardev "stdio,id=con,mux=on,signal=off,logfile=$rundir/console.log" \
+			-serial chardev:con -mon chardev=con
+	else
+		printf '%s\n' -chardev "stdio,id=con,signal=off,logfile=$rundir/console.log" \
+			-serial chardev:con
+	fi
+	[ "${WB_PAUSED:-0}" = 1 ] && printf '%s\n' -S
+	return 0
+}
+
+# wb_accel: tcg, unless ACCEL says otherwise or a probe boot has shown
+# that KVM really runs a guest on this machine. On these machines
+# /dev/kvm opens but a KVM guest hangs after the BIOS, so the probe gives
+# the guest a few seconds and remembers the answer.
+wb_accel() {
+	case ${ACCEL:-auto} in
+	tcg | kvm) echo "$ACCEL"; return 0 ;;
+	auto) ;;
+	*) wb_die "ACCEL must be tcg, kvm or auto, not '$ACCEL'" ;;
+	esac
+	if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+		echo tcg
+		return 0
+	fi
+	key="$(uname -r) $(qemu-system-x86_64 --version | head -n 1)"
+	if [ ! -f "$WB_KVM_PROBE" ] || [ "$(sed -n 2p "$WB_KVM_PROBE")" != "$key" ]; then
+		wb_say "probing KVM (a short boot, at most ${WB_KVM_PROBE_SECONDS:-10} s; the answer is kept in $WB_KVM_PROBE)"
+		pdir=$(mktemp -d "$WB_CACHE/probe.XXXXXX")
+		# shellcheck disable=SC2046
+		IFS='
+' set -- $(wb_qemu_args kvm probe probe "$pdir" "$pdir")
+		if timeout -s KILL "${WB_KVM_PROBE_SECONDS:-10}" \
+			qemu-system-x86_64 "$@" </dev/null >/dev/null 2>&1 &&
+			grep -q WB-PROBE-OK "$pdir/console.log" 2>/dev/null; then
+			printf 'kvm\n%s\n' "$key" >"$WB_KVM_PROBE"
+		else
+			printf 'tcg\n%s\n' "$key" >"$WB_KVM_PROBE"
+			wb_say "KVM did not boot the guest in time: using TCG (software emulation)"
+		fi
+		rm -rf "$pdir"
+	fi
+	head -n 1 "$WB_KVM_PROBE"
+}
+
+# Kill what a boot left running: QEMU, the timeout wrapper and gdb.
+wb_kill_rundir() {
+	for f in "$1/qemu.pid" "$1/gdb.pid" "$1/timeout.pid"; do
+		[ -f "$f" ] || continue
+		pid=$(cat "$f")
+		if [ -n "$pid" ]; then
+			kill -KILL "$pid" 2>/dev/null || :
+		fi
+	done
+}
+
+# The part of the console after the first crash line, or nothing.
+wb_crash_text() {
+	tr -d '\r' <"$1" | awk '
+		/Kernel panic - not syncing|Oops:|BUG: |general protection fault|kernel BUG at/ && !n { n = 1 }
+		n && n <= 40 { print "    " $0; n++ }'
+}
+
+# wb_boot ACCEL MODE LAB BUILD RUNDIR TIMEOUT: boot the VM and return the
+# session's status. In shell mode the console is the terminal and there
+# is no time limit; otherwise the console goes to stdout (or only to the
+# log with WB_QUIET=1), and the boot is killed after TIMEOUT seconds.
+# With WB_GDB_SCRIPT, QEMU starts paused and gdb runs the script in batch
+# mode against it; its output goes to RUNDIR/gdb.log.
+wb_boot() {
+	accel=$1 mode=$2 lab=$3 build=$4 rundir=$5 limit=$6
+	mkdir -p "$rundir"
+	rm -f "$rundir/console.log" "$rundir/gdb.log" "$rundir/qemu.pid" "$rundir/gdb.pid"
+	[ -n "${WB_GDB_SCRIPT:-}" ] && WB_PAUSED=1
+	IFS='
+'
+	# shellcheck disable=SC2046
+	set -- $(wb_qemu_args "$accel" "$mode" "$lab" "$build" "$rundir")
+	unset IFS
+	wb_say "VM: $accel, lab $lab, gdb stub on unix socket $rundir/gdb.sock (attach: make gdb LAB=$lab)"
+	if [ "$mode" = shell ]; then
+		wb_say "Ctrl-a x quits QEMU; 'exit' in the guest powers it off"
+		qemu-system-x86_64 "$@" || :
+		return 0
+	fi
+	out=/dev/stdout
+	[ "${WB_QUIET:-0}" = 1 ] && out=/dev/null
+	timeout -s KILL "$limit" qemu-system-x86_64 "$@" </dev/null >"$out" 2>"$rundir/qemu.err" &
+	echo $! >"$rundir/timeout.pid"
+	qpid=$!
+	if [ -n "${WB_GDB_SCRIPT:-}" ]; then
+		n=0
+		while [ ! -S "$rundir/gdb.sock" ] && [ $n -lt 50 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		timeout -s KILL "$limit" gdb -q -batch -nx \
+			-ex 'set pagination off' -ex 'set confirm off' \
+			-ex "add-auto-load-safe-path $WB_KBUILD" \
+			-ex "file $WB_KBUILD/vmlinux" \
+			-ex "target remote $rundir/gdb.sock" \
+			-x "$WB_GDB_SCRIPT" -ex detach >"$rundir/gdb.log" 2>&1 </dev/null &
+		echo $! >"$rundir/gdb.pid"
+	fi
+	rc=0
+	wait "$qpid" || rc=$?
+	if [ -f "$rundir/gdb.pid" ]; then
+		gpid=$(cat "$rundir/gdb.pid")
+		n=0
+		while kill -0 "$gpid" 2>/dev/null && [ $n -lt 50 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		kill -KILL "$gpid" 2>/dev/null || :
+		wait "$gpid" 2>/dev/null || :
+	fi
+	wb_kill_rundir "$rundir"
+	wb_verdict "$rundir" "$rc" "$limit"
+}
+
+# Read the console: a crash, a timeout, or the session's own status.
+wb_verdict() {
+	rundir=$1 rc=$2 limit=$3
+	log=$rundir/console.log
+	[ -f "$log" ] || : >"$log"
+	crash=$(wb_crash_text "$log")
+	if [ -n "$crash" ]; then
+		wb_say "error: the guest kernel crashed (console: $log):"
+		printf '%s\n' "$crash" >&2
+		return 3
+	fi
+	if [ "$rc" = 137 ] || [ "$rc" = 124 ]; then
+		wb_say "error: the guest did not finish within $limit s (the lab's TIMEOUT); it was killed. Last console lines:"
+		tr -d '\r' <"$log" | tail -n 15 | sed 's/^/    /' >&2
+		return 4
+	fi
+	status=$(tr -d '\r' <"$log" | sed -n 's/^WB-STATUS \([0-9]*\)$/\1/p' | tail -n 1)
+	if [ -z "$status" ]; then
+		wb_say "error: the guest stopped without a verdict (QEMU exit status $rc). Last console lines:"
+		tr -d '\r' <"$log" | tail -n 15 | sed 's/^/    /' >&2
+		[ -s "$rundir/qemu.err" ] && sed 's/^/    qemu: /' "$rundir/qemu.err" >&2
+		return 5
+	fi
+	return "$status"
+}
