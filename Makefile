@@ -16,23 +16,27 @@ EDITION ?= student
 export RUN VARIANT ACCEL WB_CACHE
 export WB_ROOT := $(CURDIR)
 
-.PHONY: all kernel lab gdb check labs skeletons book bench help
+.PHONY: all setup kernel lab gdb check labs skeletons book bench help
 
 all: help
 
 help:
 	@sed -n 's/^#   //p' Makefile
 
-kernel:
+# Installs the Debian packages that are missing (as root), or says which.
+setup:
+	@vm/setup.sh
+
+kernel: setup
 	@vm/kernel.sh
 
-lab:
+lab: setup
 	@vm/lab.sh "$(LAB)"
 
 gdb:
 	@vm/gdb.sh "$(LAB)"
 
-check:
+check: setup
 ifeq ($(LAB),)
 	@tests/run.sh
 else
@@ -40,7 +44,7 @@ else
 endif
 
 labs:
-	@. vm/lib.sh && wb_lab_list
+	@vm/lab.sh --list
 
 skeletons:
 ifeq ($(LAB),)
@@ -49,8 +53,8 @@ else
 	@vm/skel.sh "$(LAB)"
 endif
 
-book:
+book: setup
 	@vm/book.sh "$(EDITION)"
 
-bench:
+bench: setup
 	@vm/bench.sh

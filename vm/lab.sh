@@ -11,6 +11,10 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/qemu.sh"
 
+if [ "${1:-}" = --list ]; then
+	wb_lab_list
+	exit 0
+fi
 lab=${1:-}
 [ -n "$lab" ] || lab=$(wb_lab_names | head -n 1)
 wb_lab_require "$lab"

@@ -1,0 +1,133 @@
+#!/bin/sh
+# Each failure a student can meet, injected on purpose: every one must end
+# with a clear message, a non-zero status, and no QEMU or gdb left behind.
+set -u
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fixtures=$WB_ROOT/tests/fixtures/labs
+export WB_QUIET=1
+
+# boot NAME LAB [env...]: run the lab's steps from the fixtures; the output
+# goes to $tmp/NAME.out, the run's files to $tmp/NAME.
+boot() {
+	name=$1 lab=$2
+	shift 2
+	rc=0
+	env WB_LABS="$fixtures" WB_RUN_DIR="$tmp/$name" "$@" \
+		"$WB_ROOT/vm/lab.sh" "$lab" run >"$tmp/$name.out" 2>&1 </dev/null || rc=$?
+	echo "$rc" >"$tmp/$name.status"
+}
+
+boot panic crash-panic
+t_status "a guest panic ends the run with status 3" 3 "$(cat "$tmp/panic.status")"
+t_grep "a guest panic is reported with the kernel's own text" \
+	'crashed.*|Kernel panic - not syncing: sysrq triggered crash' "$tmp/panic.out"
+t_grep "the panic report includes the panic line" 'sysrq triggered crash' "$tmp/panic.out"
+t_no_leftovers "no QEMU is left after a panic" "$tmp/panic"
+
+boot oops crash-oops
+t_status "an oops in a module ends the run with status 3" 3 "$(cat "$tmp/oops.status")"
+t_grep "the oops report names the fault" 'BUG: kernel NULL pointer dereference' "$tmp/oops.out"
+t_grep "the oops report shows where (RIP in the module)" 'RIP: .*oopsmod_init' "$tmp/oops.out"
+t_no_leftovers "no QEMU is left after an oops" "$tmp/oops"
+
+boot hang hang WB_GDB_SCRIPT="$fixtures/hang/lab.gdb"
+t_status "a guest that hangs is killed after the lab's TIMEOUT, status 4" 4 "$(cat "$tmp/hang.status")"
+t_grep "the timeout says so and shows the last console lines" \
+	'did not finish within 25 s' "$tmp/hang.out"
+t_grep "the last console lines are shown" "sleeping past the lab's timeout" "$tmp/hang.out"
+t_no_leftovers "no QEMU or gdb is left after a timeout" "$tmp/hang"
+
+# An unknown lab name is answered with the list of labs.
+rc=0
+(cd "$WB_ROOT" && make -s lab LAB=no-such-lab) >"$tmp/unknown.out" 2>&1 </dev/null || rc=$?
+t_grep "an unknown LAB is refused by name" "unknown lab 'no-such-lab'" "$tmp/unknown.out"
+t_grep "the refusal lists the labs" 'lab0-taint' "$tmp/unknown.out"
+t_nonzero "make lab LAB=no-such-lab exits non-zero" "$rc"
+
+# A patch that does not apply: the series plus one patch with a wrong
+# context. It is checked with --dry-run first, so the tree is unharmed.
+mkdir -p "$tmp/kernel/patches"
+cp -r "$WB_KERNEL_DIR/configs" "$WB_KERNEL_DIR/BASE" "$tmp/kernel/"
+cp "$WB_KERNEL_DIR"/patches/*.patch "$tmp/kernel/patches/"
+cp "$WB_KERNEL_DIR/series" "$tmp/kernel/series"
+cat >"$tmp/kernel/patches/9999-broken.patch" <<'PATCH'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: Kernel Workbook <workbook@example.org>
+Subject: [PATCH] test: a patch whose context is not in the tree
+
+Signed-off-by: Kernel Workbook <workbook@example.org>
+---
+ init/main.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/init/main.c b/init/main.c
+--- a/init/main.c
++++ b/init/main.c
+@@ -1,3 +1,3 @@
+ this line is not in init/main.c
+-neither is this one
++so the hunk cannot apply
+ nor this one
+PATCH
+echo 9999-broken.patch >>"$tmp/kernel/series"
+rc=0
+WB_KERNEL_DIR=$tmp/kernel "$WB_ROOT/vm/kernel.sh" >"$tmp/patch.out" 2>&1 || rc=$?
+t_nonzero "a patch that does not apply stops make kernel" "$rc"
+t_grep "the message names the patch" 'kernel/patches/9999-broken.patch does not apply' "$tmp/patch.out"
+t_grep "the message names the failing hunk" 'failing hunk #1 of init/main.c' "$tmp/patch.out"
+t_grep "the message shows the hunk" 'so the hunk cannot apply' "$tmp/patch.out"
+if "$WB_ROOT/vm/kernel.sh" >"$tmp/after.out" 2>&1 && grep -q 'up to date' "$tmp/after.out"; then
+	t_ok "the failed patch left the tree and the build as they were"
+else
+	t_fail "the failed patch left the tree and the build as they were" "$(tail -n 5 "$tmp/after.out")"
+fi
+
+# A compile error in the student's module and in the student's kernel file.
+mkdir -p "$tmp/labs"
+cp -r "$WB_LABS/lab0-taint" "$tmp/labs/"
+sed -i 's/^static int flag = -1;$/static int flag = -1/' "$tmp/labs/lab0-taint/taintmod.c"
+rc=0
+WB_LABS=$tmp/labs WB_RUN_DIR=$tmp/mod "$WB_ROOT/vm/lab.sh" lab0-taint run \
+	>"$tmp/mod.out" 2>&1 </dev/null || rc=$?
+t_status "a module that does not compile stops the lab with status 6" 6 "$rc"
+t_grep "the message names the student's file and the error" \
+	"$tmp/labs/lab0-taint/taintmod.c:[0-9]+:[0-9]+: error" "$tmp/mod.out"
+
+cp "$WB_LABS/lab0-taint/taintmod.c" "$tmp/labs/lab0-taint/taintmod.c"
+echo 'this is not C;' >>"$tmp/labs/lab0-taint/fs/proc/tainted.c"
+rc=0
+WB_LABS=$tmp/labs WB_RUN_DIR=$tmp/tree "$WB_ROOT/vm/lab.sh" lab0-taint run \
+	>"$tmp/tree.out" 2>&1 </dev/null || rc=$?
+t_status "a kernel file that does not compile stops the lab with status 6" 6 "$rc"
+t_grep "the compiler's error is shown" 'fs/proc/tainted.c:[0-9]+:[0-9]+: error' "$tmp/tree.out"
+t_grep "the message says which student file it comes from" \
+	"error is in fs/proc/tainted.c, which comes from $tmp/labs/lab0-taint/fs/proc/tainted.c" "$tmp/tree.out"
+
+# A cache folder that cannot be written.
+: >"$tmp/not-a-folder"
+rc=0
+WB_CACHE=$tmp/not-a-folder/cache "$WB_ROOT/vm/kernel.sh" >"$tmp/cache.out" 2>&1 || rc=$?
+t_nonzero "a cache folder that cannot be created stops make kernel" "$rc"
+t_grep "the message names the folder and the way out" \
+	"cannot create the cache folder $tmp/not-a-folder/cache; set WB_CACHE" "$tmp/cache.out"
+if [ "$(id -u)" != 0 ]; then
+	mkdir -p "$tmp/ro"
+	chmod 555 "$tmp/ro"
+	rc=0
+	WB_CACHE=$tmp/ro "$WB_ROOT/vm/kernel.sh" >"$tmp/ro.out" 2>&1 || rc=$?
+	t_grep "a read-only cache folder is reported as not writable" \
+		"the cache folder $tmp/ro is not writable" "$tmp/ro.out"
+	chmod 755 "$tmp/ro"
+elif command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups \
+	test -r "$WB_ROOT/vm/kernel.sh" 2>/dev/null; then
+	mkdir -p "$tmp/ro"
+	chmod 755 "$tmp" "$tmp/ro"
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups env WB_CACHE="$tmp/ro" \
+		"$WB_ROOT/vm/kernel.sh" >"$tmp/ro.out" 2>&1 || rc=$?
+	t_grep "a cache folder the user cannot write is reported as not writable" \
+		"the cache folder $tmp/ro is not writable" "$tmp/ro.out"
+fi
+t_done
