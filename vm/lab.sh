@@ -101,7 +101,8 @@ if [ "$mode" != shell ]; then
 		wb_say "lab $lab ($variant): the checker passed ($(grep -c '^ok ' "$rundir/ktap") ok)"
 	elif [ "$rc" -lt 3 ] || [ "$rc" -gt 5 ]; then
 		wb_say "lab $lab ($variant): the checker failed:"
-		grep -A3 '^not ok' "$rundir/ktap" | sed 's/^/    /' >&2 || :
+		awk '/^not ok/ { p = 1; print; next } /^#/ && p { print; next } { p = 0 }' \
+			"$rundir/ktap" | sed 's/^/    /' >&2
 	fi
 fi
 exit "$rc"

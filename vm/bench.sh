@@ -1,0 +1,136 @@
+#!/bin/sh
+# make bench: measure the pipeline on this machine. Each figure is the
+# median of several runs (the machines are noisy), with min and max.
+# Writes _build/bench/bench.json and prints a table.
+#
+#   BENCH_RUNS=n     runs per figure (default 5; rebuilds use at most 3)
+#   BENCH_COLD=0     skip the cold kernel build (about 10 minutes)
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/qemu.sh"
+
+runs=${BENCH_RUNS:-5}
+rruns=$((runs < 3 ? runs : 3))
+out=$WB_ROOT/_build/bench
+mkdir -p "$out"
+wb_need_cache
+tmp=$(mktemp -d "$WB_CACHE/bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+results=$tmp/results
+: >"$results"
+
+now() { date +%s.%N; }
+elapsed() { echo "$(now) $1" | awk '{ printf "%.2f", $1 - $2 }'; }
+
+# record NAME TARGET UNIT SAMPLES...
+record() {
+	name=$1 target=$2
+	shift 2
+	printf '%s\n' "$@" | sort -n | awk -v name="$name" -v target="$target" '
+		{ v[NR] = $1 }
+		END {
+			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%s\t%.2f\t%.2f\t%.2f\t%d\t%s\n", name, m, v[1], v[NR], NR, target
+		}' >>"$results"
+	wb_say "  $name: median $(tail -n 1 "$results" | cut -f2) s over $# runs"
+}
+
+# A copy of the labs, so that the bench can edit a student's files
+# without touching the checkout.
+cp -r "$WB_LABS" "$tmp/labs"
+lab=lab0-taint
+
+wb_step "warming up: the kernel and lab 0 as the student has them"
+WB_LABS=$tmp/labs WB_QUIET=1 "$WB_ROOT/vm/lab.sh" "$lab" run >/dev/null 2>&1 </dev/null || :
+
+if [ "${BENCH_COLD:-1}" = 1 ]; then
+	wb_step "cold kernel build: fresh tree, empty ccache (one run, about 10 minutes)"
+	t=$(now)
+	WB_CACHE=$tmp/cold CCACHE_DIR=$tmp/cold/ccache "$WB_ROOT/vm/kernel.sh" >"$tmp/cold.log" 2>&1 ||
+		wb_die "the cold build failed: $(tail -n 20 "$tmp/cold.log")"
+	record "cold kernel build" 480 "$(elapsed "$t")"
+	rm -rf "$tmp/cold"
+fi
+
+wb_step "no-op make kernel"
+set --
+for _ in $(seq "$runs"); do
+	t=$(now)
+	WB_LABS=$tmp/labs "$WB_ROOT/vm/kernel.sh" >/dev/null 2>&1
+	set -- "$@" "$(elapsed "$t")"
+done
+record "no-op make kernel" 5 "$@"
+
+edit() {
+	echo "/* bench edit $(now) */" >>"$tmp/labs/$lab/$1"
+}
+
+wb_step "incremental rebuild after editing one built-in file (fs/proc/tainted.c)"
+set --
+for _ in $(seq "$rruns"); do
+	edit fs/proc/tainted.c
+	t=$(now)
+	WB_LABS=$tmp/labs "$WB_ROOT/vm/kernel.sh" "$lab" student >/dev/null 2>&1
+	set -- "$@" "$(elapsed "$t")"
+done
+record "rebuild, one built-in file" - "$@"
+
+wb_step "boot to shell (QEMU start to the guest's shell prompt)"
+accel=$(wb_accel)
+mkdir -p "$tmp/build"
+echo true >"$tmp/build/cmd.sh"
+set --
+for _ in $(seq "$runs"); do
+	t=$(now)
+	WB_QUIET=0 wb_boot "$accel" cmd "$lab" "$tmp/build" "$tmp/run" 60 2>/dev/null |
+		while read -r line; do
+			case $line in
+			WB-READY*) elapsed "$t" >"$tmp/ready" ;;
+			esac
+		done
+	set -- "$@" "$(cat "$tmp/ready")"
+done
+record "boot to shell ($accel)" 2.0 "$@"
+
+wb_step "edit to graded result, lab 0, module file"
+set --
+for _ in $(seq "$rruns"); do
+	edit taintmod.c
+	t=$(now)
+	WB_LABS=$tmp/labs WB_QUIET=1 "$WB_ROOT/vm/lab.sh" "$lab" run >/dev/null 2>&1 </dev/null || :
+	set -- "$@" "$(elapsed "$t")"
+done
+record "edit to graded result, module" 20 "$@"
+
+wb_step "edit to graded result, lab 0, built-in file"
+set --
+for _ in $(seq "$rruns"); do
+	edit fs/proc/tainted.c
+	t=$(now)
+	WB_LABS=$tmp/labs WB_QUIET=1 "$WB_ROOT/vm/lab.sh" "$lab" run >/dev/null 2>&1 </dev/null || :
+	set -- "$@" "$(elapsed "$t")"
+done
+record "edit to graded result, built-in" 60 "$@"
+
+wb_step "book build (student edition, from scratch)"
+set --
+for _ in $(seq "$rruns"); do
+	rm -rf "$tmp/book" "$WB_ROOT/_build/doctrees/student"
+	t=$(now)
+	WB_BOOK_OUT=$tmp/book "$WB_ROOT/vm/book.sh" student >/dev/null 2>&1
+	set -- "$@" "$(elapsed "$t")"
+done
+record "book build" - "$@"
+
+# Put the tree back as the checkout's labs have it.
+"$WB_ROOT/vm/kernel.sh" >/dev/null 2>&1 || :
+
+awk -F '\t' -v host="$(uname -n)" -v cpus="$(nproc)" -v accel="$accel" '
+	BEGIN { printf "{\n  \"host\": \"%s\",\n  \"cpus\": %s,\n  \"accel\": \"%s\",\n  \"figures\": [\n", host, cpus, accel }
+	{ printf "%s    {\"name\": \"%s\", \"median_s\": %s, \"min_s\": %s, \"max_s\": %s, \"runs\": %s, \"target_s\": %s}", NR > 1 ? ",\n" : "", $1, $2, $3, $4, $5, $6 == "-" ? "null" : $6 }
+	END { printf "\n  ]\n}\n" }' "$results" >"$out/bench.json"
+{
+	printf '%-36s %8s %8s %8s %5s %8s\n' figure median min max runs target
+	awk -F '\t' '{ printf "%-36s %8s %8s %8s %5s %8s\n", $1, $2, $3, $4, $5, $6 }' "$results"
+} | tee "$out/bench.txt"
+wb_say "written: $out/bench.json, $out/bench.txt"
