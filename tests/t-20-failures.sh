@@ -87,7 +87,7 @@ fi
 # A compile error in the student's module and in the student's kernel file.
 mkdir -p "$tmp/labs"
 cp -r "$WB_LABS/lab0-taint" "$tmp/labs/"
-sed -i 's/^static int flag = -1;$/static int flag = -1/' "$tmp/labs/lab0-taint/taintmod.c"
+sed -i '0,/return 0;/s//return no_such_value;/' "$tmp/labs/lab0-taint/taintmod.c"
 rc=0
 WB_LABS=$tmp/labs WB_RUN_DIR=$tmp/mod "$WB_ROOT/vm/lab.sh" lab0-taint run \
 	>"$tmp/mod.out" 2>&1 </dev/null || rc=$?

@@ -58,7 +58,7 @@ wb_lab_files "$lab" | while read -r path kind _dest; do
 		echo "obj-m := $name.o" >"$mdir/Kbuild"
 		if ! make -C "$WB_KBUILD" M="$mdir" modules >"$mdir/build.log" 2>&1; then
 			wb_say "error: module $name does not build; the compiler said:"
-			grep -E -A4 'error:|Error [0-9]' "$mdir/build.log" |
+			grep -v -e '^make' -e '^  [A-Z]' "$mdir/build.log" |
 				sed "s#$mdir/$name.c#$src#g" | head -n 40 >&2
 			exit 6
 		fi

@@ -36,7 +36,7 @@ wb_need_cache() {
 		wb_die "cannot create the cache folder $WB_CACHE; set WB_CACHE to a writable folder outside the checkout"
 	fi
 	probe=$WB_CACHE/.write-probe.$$
-	if ! : 2>/dev/null >"$probe"; then
+	if ! touch "$probe" 2>/dev/null; then
 		wb_die "the cache folder $WB_CACHE is not writable; fix its permissions or set WB_CACHE to a writable folder outside the checkout"
 	fi
 	rm -f "$probe"

@@ -64,7 +64,7 @@ wb_accel() {
 		# shellcheck disable=SC2046
 		IFS='
 ' set -- $(wb_qemu_args kvm probe probe "$pdir" "$pdir")
-		if timeout -s KILL "${WB_KVM_PROBE_SECONDS:-10}" \
+		if timeout -k 2 "${WB_KVM_PROBE_SECONDS:-10}" \
 			qemu-system-x86_64 "$@" </dev/null >/dev/null 2>&1 &&
 			grep -q WB-PROBE-OK "$pdir/console.log" 2>/dev/null; then
 			printf 'kvm\n%s\n' "$key" >"$WB_KVM_PROBE"
@@ -119,7 +119,9 @@ wb_boot() {
 	fi
 	out=/dev/stdout
 	[ "${WB_QUIET:-0}" = 1 ] && out=/dev/null
-	timeout -s KILL "$limit" qemu-system-x86_64 "$@" </dev/null >"$out" 2>"$rundir/qemu.err" &
+	# TERM first: timeout(1) survives it and reaps QEMU, so that no
+	# orphan is left behind; KILL five seconds later if QEMU ignores it.
+	timeout -k 5 "$limit" qemu-system-x86_64 "$@" </dev/null >"$out" 2>"$rundir/qemu.err" &
 	echo $! >"$rundir/timeout.pid"
 	qpid=$!
 	if [ -n "${WB_GDB_SCRIPT:-}" ]; then
@@ -128,7 +130,7 @@ wb_boot() {
 			sleep 0.1
 			n=$((n + 1))
 		done
-		timeout -s KILL "$limit" gdb -q -batch -nx \
+		timeout -k 5 "$limit" gdb -q -batch -nx \
 			-ex 'set pagination off' -ex 'set confirm off' \
 			-ex "add-auto-load-safe-path $WB_KBUILD" \
 			-ex "file $WB_KBUILD/vmlinux" \
