@@ -1,15 +1,34 @@
 # Sphinx configuration of the kernel workbook. Built by vm/book.sh:
 #   make book                      student edition
 #   make book EDITION=instructor   with the worked solutions
+#
+# API text comes from the extracted 6.1 tree through the tree's own Sphinx
+# extensions (kernel-doc, kernel-abi); vm/book.sh extracts the tree first
+# and passes its path in WB_KSRC.
+import os
+import sys
+
+ksrc = os.environ.get("WB_KSRC")
+if not ksrc:
+    cache = os.environ.get("WB_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+        "kernel-workbook")
+    ksrc = os.path.join(cache, "kernel", "linux-source-6.1")
+sys.path.insert(0, os.path.join(ksrc, "Documentation", "sphinx"))
+
 project = "Kernel workbook: the 5.16 merge window"
 author = "The kernel workbook authors"
 copyright = "2026, " + author
 root_doc = "index"
-extensions = ["sphinx.ext.graphviz"]
+extensions = ["sphinx.ext.graphviz", "kerneldoc", "kernel_abi"]
+kerneldoc_bin = os.path.join(ksrc, "scripts", "kernel-doc")
+kerneldoc_srctree = ksrc
 exclude_patterns = [
     "_build", "README.md", "labs", "solutions", "kernel", "vm", "tests",
-    ".ci", "docs/README.rst",
+    ".ci", "docs/ABI", "docs/generated",
 ]
 html_theme = "sphinx_rtd_theme"
 html_title = project
+html_copy_source = False
 highlight_language = "none"
+graphviz_output_format = "svg"

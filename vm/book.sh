@@ -13,5 +13,5 @@ wb_need_cmds sphinx-build:python3-sphinx dot:graphviz
 out=${WB_BOOK_OUT:-$WB_ROOT/_build/book/$edition}
 wb_step "building the $edition edition into $out"
 sphinx-build -q -W --keep-going -b html -t "$edition" \
-	-d "$WB_ROOT/_build/doctrees/$edition" "$WB_ROOT" "$out"
+	-d "$out.doctrees" "$WB_ROOT" "$out"
 wb_say "book: $out/index.html"

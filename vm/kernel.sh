@@ -215,7 +215,7 @@ if [ ! -f "$WB_KBUILD/.config" ] || [ "$(cat "$WB_KSTATE/config" 2>/dev/null)" !
 	"$WB_KSRC/scripts/kconfig/merge_config.sh" -m -O "$WB_KBUILD" \
 		"$WB_KBUILD/.config" $fragments >"$WB_KSTATE/merge.log" 2>&1 ||
 		{ cat "$WB_KSTATE/merge.log" >&2; wb_die "merge_config.sh failed"; }
-	kmake -s olddefconfig >/dev/null
+	kmake -s olddefconfig >>"$WB_KSTATE/merge.log" 2>&1
 	# Every option a fragment asks for must be in the final .config.
 	# shellcheck disable=SC2086
 	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \2/p' \
@@ -237,7 +237,9 @@ fi
 
 # ---- build ------------------------------------------------------------
 
-export CCACHE_DIR="${CCACHE_DIR:-$WB_CACHE/ccache}"
+# Depend mode: on a miss ccache compiles once and takes the headers from
+# the compiler's own -MD output instead of running the preprocessor too.
+export CCACHE_DIR="${CCACHE_DIR:-$WB_CACHE/ccache}" CCACHE_DEPEND=1
 log=$WB_KSTATE/build.log
 wb_step "building bzImage, vmlinux, modules and gdb scripts (-j$WB_JOBS, log: $log)"
 start=$(date +%s)
