@@ -7,16 +7,23 @@
 #
 # Every lab's kernel files go into the tree as the student left them,
 # except LAB's, which come from VARIANT (student, solution or skeleton).
+#
+#   vm/kernel.sh --tree      only the tree (for make book), no build
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+TREE_ONLY=0
+if [ "${1:-}" = --tree ]; then
+	TREE_ONLY=1
+	shift
+fi
 LAB=${1:-}
 VARIANT=${2:-student}
 TARBALL=${WB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 
 wb_need_cache
 wb_need_cmds make:make gcc:gcc flex:flex bison:bison bc:bc perl:perl \
-	ccache:ccache pahole:dwarves lz4:lz4 patch:patch xz:xz-utils
+	ccache:ccache pahole:dwarves lz4:lz4 patch:patch xz:xz-utils dpkg-query:dpkg
 mkdir -p "$WB_KSTATE" || wb_die "cannot create $WB_KSTATE"
 
 # ---- the package ------------------------------------------------------
@@ -196,6 +203,7 @@ while read -r src dest; do
 	echo "$dest" >>"$touched"
 done <"$overlay"
 cp "$overlay" "$WB_KSTATE/overlay.applied"
+[ "$TREE_ONLY" = 1 ] && exit 0
 
 # ---- configuration ----------------------------------------------------
 
