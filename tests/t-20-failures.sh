@@ -39,6 +39,23 @@ t_grep "the timeout says so and shows the last console lines" \
 t_grep "the last console lines are shown" "sleeping past the lab's timeout" "$tmp/hang.out"
 t_no_leftovers "no QEMU or gdb is left after a timeout" "$tmp/hang"
 
+# KVM forced where the probe found it unusable (here a KVM guest hangs or
+# QEMU aborts): the run still ends within seconds, with a reason.
+if [ "$(head -n 1 "$WB_CACHE/kvm-probe" 2>/dev/null)" = tcg ] && [ -e /dev/kvm ]; then
+	start=$(date +%s)
+	boot kvm crash-panic ACCEL=kvm WB_BOOT_LIMIT=10
+	took=$(($(date +%s) - start))
+	rc=$(cat "$tmp/kvm.status")
+	if [ "$rc" -ge 4 ] && [ "$rc" -le 5 ] && [ "$took" -lt 40 ]; then
+		t_ok "ACCEL=kvm on a machine where KVM does not work ends in $took s (status $rc)"
+	else
+		t_fail "ACCEL=kvm on a machine where KVM does not work ends within seconds" \
+			"status $rc after $took s" "$(tail -n 5 "$tmp/kvm.out")"
+	fi
+	t_grep "the reason is printed" 'did not boot within|stopped without a verdict' "$tmp/kvm.out"
+	t_no_leftovers "no QEMU is left after the failed KVM boot" "$tmp/kvm"
+fi
+
 # An unknown lab name is answered with the list of labs.
 rc=0
 (cd "$WB_ROOT" && make -s lab LAB=no-such-lab) >"$tmp/unknown.out" 2>&1 </dev/null || rc=$?

@@ -115,9 +115,18 @@ wb_boot() {
 	set -- $(wb_qemu_args "$accel" "$mode" "$lab" "$build" "$rundir")
 	unset IFS
 	wb_say "VM: $accel, lab $lab, gdb stub on unix socket $rundir/gdb.sock (attach: make gdb LAB=$lab)"
+	rm -f "$rundir/noboot"
 	if [ "$mode" = shell ]; then
 		wb_say "Ctrl-a x quits QEMU; 'exit' in the guest powers it off"
+		wb_boot_watchdog "$rundir" &
+		wdog=$!
 		qemu-system-x86_64 "$@" || :
+		kill "$wdog" 2>/dev/null || :
+		wait "$wdog" 2>/dev/null || :
+		if [ -f "$rundir/noboot" ]; then
+			wb_verdict "$rundir" 0 0
+			return
+		fi
 		return 0
 	fi
 	out=/dev/stdout
@@ -141,8 +150,12 @@ wb_boot() {
 			-x "$WB_GDB_SCRIPT" -ex detach >"$rundir/gdb.log" 2>&1 </dev/null &
 		echo $! >"$rundir/gdb.pid"
 	fi
+	wb_boot_watchdog "$rundir" &
+	wdog=$!
 	rc=0
 	wait "$qpid" || rc=$?
+	kill "$wdog" 2>/dev/null || :
+	wait "$wdog" 2>/dev/null || :
 	if [ -f "$rundir/gdb.pid" ]; then
 		gpid=$(cat "$rundir/gdb.pid")
 		n=0
@@ -157,6 +170,24 @@ wb_boot() {
 	wb_verdict "$rundir" "$rc" "$limit"
 }
 
+# A guest that has not reached its init script WB_BOOT_LIMIT seconds after
+# QEMU started will not: kill it rather than wait for the lab's timeout.
+# With a gdb script attached the guest may sit at a breakpoint, so the
+# watchdog then leaves the decision to the lab's timeout.
+wb_boot_watchdog() {
+	[ -n "${WB_GDB_SCRIPT:-}" ] && return 0
+	n=0
+	while [ $n -lt $((${WB_BOOT_LIMIT:-60} * 5)) ]; do
+		grep -q WB-READY "$1/console.log" 2>/dev/null && return 0
+		sleep 0.2
+		n=$((n + 1))
+	done
+	touch "$1/noboot"
+	pid=$(cat "$1/qemu.pid" 2>/dev/null || :)
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	return 0
+}
+
 # Read the console: a crash, a timeout, or the session's own status.
 wb_verdict() {
 	rundir=$1 rc=$2 limit=$3
@@ -167,6 +198,11 @@ wb_verdict() {
 		wb_say "error: the guest kernel crashed (console: $log):"
 		printf '%s\n' "$crash" >&2
 		return 3
+	fi
+	if [ -f "$rundir/noboot" ]; then
+		wb_say "error: the guest did not boot within ${WB_BOOT_LIMIT:-60} s and was stopped. With ACCEL=kvm on a machine where KVM hangs, use ACCEL=tcg. Last console lines:"
+		tr -d '\r' <"$log" | tail -n 15 | sed 's/^/    /' >&2
+		return 4
 	fi
 	if [ "$rc" = 137 ] || [ "$rc" = 124 ]; then
 		wb_say "error: the guest did not finish within $limit s (the lab's TIMEOUT); it was killed. Last console lines:"

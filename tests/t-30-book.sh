@@ -1,0 +1,110 @@
+#!/bin/sh
+# The book: both editions build with -W, the student edition holds no
+# solution text, the ABI entries validate, and a real browser finds no
+# broken internal link or image.
+set -u
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+server=
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+for edition in student instructor; do
+	if WB_BOOK_OUT=$tmp/$edition "$WB_ROOT/vm/book.sh" "$edition" >"$tmp/$edition.log" 2>&1; then
+		t_ok "the $edition edition builds with -W"
+	else
+		t_fail "the $edition edition builds with -W" "$(tail -n 20 "$tmp/$edition.log")"
+	fi
+done
+
+# Plain prose lines of the worked solutions (letters, spaces, commas and
+# full stops only, so that smart quotes and markup cannot hide them).
+cat "$WB_SOLUTIONS"/*/solution.rst 2>/dev/null |
+	grep -E '^[A-Za-z][A-Za-z ,.]{40,}$' | sort -u >"$tmp/prose"
+n=$(wc -l <"$tmp/prose")
+leaks=$(grep -rlF -f "$tmp/prose" "$tmp/student" 2>/dev/null | head -n 5)
+found=$(grep -rhoF -f "$tmp/prose" "$tmp/instructor" 2>/dev/null | sort -u | wc -l)
+if [ "$n" -gt 0 ] && [ -z "$leaks" ]; then
+	t_ok "the student edition contains none of $n lines of the worked solutions"
+else
+	t_fail "the student edition contains none of $n lines of the worked solutions" "found in: $leaks"
+fi
+if [ "$found" -gt 0 ]; then
+	t_ok "the instructor edition contains the worked solutions ($found of $n lines)"
+else
+	t_fail "the instructor edition contains the worked solutions" "none of $n lines found"
+fi
+
+# The ABI entries, checked by the tree's own parser.
+if [ -x "$WB_KSRC/scripts/get_abi.pl" ] && [ -d "$WB_ROOT/docs/ABI" ]; then
+	out=$(perl "$WB_KSRC/scripts/get_abi.pl" validate --dir "$WB_ROOT/docs/ABI" 2>&1)
+	rc=$?
+	if [ "$rc" = 0 ] && ! printf '%s' "$out" | grep -qiE 'warning|error'; then
+		t_ok "scripts/get_abi.pl validates docs/ABI"
+	else
+		t_fail "scripts/get_abi.pl validates docs/ABI" "status $rc: $out"
+	fi
+	count=$(perl "$WB_KSRC/scripts/get_abi.pl" search --dir "$WB_ROOT/docs/ABI" . 2>/dev/null | grep -c '^/sys')
+	if [ "$count" -gt 0 ]; then
+		t_ok "get_abi.pl finds $count documented sysfs attributes"
+	else
+		t_fail "get_abi.pl finds the documented sysfs attributes" "none found"
+	fi
+else
+	t_fail "scripts/get_abi.pl validates docs/ABI" "no tree in $WB_KSRC or no docs/ABI"
+fi
+
+# ---- in a real browser ----
+if ! command -v chromium >/dev/null; then
+	t_fail "the book loads in headless Chromium" "chromium is not installed (apt-get install chromium)"
+	t_done
+	exit
+fi
+port=$(awk 'BEGIN { srand(); print 20000 + int(rand() * 20000) }')
+(cd "$tmp/student" && exec python3 -m http.server --bind 127.0.0.1 "$port") >"$tmp/http.log" 2>&1 &
+server=$!
+n=0
+until curl -sf "http://127.0.0.1:$port/index.html" >/dev/null || [ $n -ge 50 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+
+chrome() {
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$tmp/chrome" "$@" 2>>"$tmp/chrome.log"
+}
+
+mkdir -p "$WB_ROOT/_build/screenshots"
+for page in index.html chapters/05-networking/index.html; do
+	url=http://127.0.0.1:$port/$page
+	chrome --dump-dom "$url" >"$tmp/dom.html"
+	if grep -q '</html>' "$tmp/dom.html" && grep -q 'Kernel workbook' "$tmp/dom.html"; then
+		t_ok "Chromium renders $page"
+	else
+		t_fail "Chromium renders $page" "$(tail -n 5 "$tmp/chrome.log")"
+	fi
+	# Every internal link and image of the rendered page must load.
+	dir=$(dirname "$page")
+	broken=$(grep -oE '(href|src)="[^"#?]+' "$tmp/dom.html" | sed 's/^[a-z]*="//' |
+		grep -vE '^(https?:|mailto:|data:|//)' | sort -u | while read -r ref; do
+			case $ref in
+			/*) u=$ref ;;
+			*) u=/$dir/$ref ;;
+			esac
+			curl -sf -o /dev/null "http://127.0.0.1:$port$u" || echo "$ref"
+		done)
+	checked=$(grep -oE '(href|src)="[^"#?]+' "$tmp/dom.html" | grep -vcE '="(https?:|mailto:|data:|//)')
+	if [ -z "$broken" ] && [ "$checked" -gt 0 ]; then
+		t_ok "$page: its $checked internal links and images load"
+	else
+		t_fail "$page: no broken internal link or image" "broken: $broken"
+	fi
+	shot=$WB_ROOT/_build/screenshots/$(echo "$page" | tr '/' '-' | sed 's/\.html$//').png
+	chrome --screenshot="$shot" --window-size=1280,1000 --hide-scrollbars "$url" >/dev/null
+	if [ -s "$shot" ]; then
+		t_ok "a screenshot of $page is saved ($shot)"
+	else
+		t_fail "a screenshot of $page is saved" "$(tail -n 5 "$tmp/chrome.log")"
+	fi
+done
+t_done
