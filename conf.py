@@ -15,13 +15,15 @@ if not ksrc:
         "kernel-workbook")
     ksrc = os.path.join(cache, "kernel", "linux-source-6.1")
 sys.path.insert(0, os.path.join(ksrc, "Documentation", "sphinx"))
+# kernel-include expands environment variables in its path.
+os.environ["WB_KSRC"] = ksrc
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "docs", "_ext"))
 
 project = "Kernel workbook: the 5.16 merge window"
 author = "The kernel workbook authors"
 copyright = "2026, " + author
 root_doc = "index"
-extensions = ["sphinx.ext.graphviz", "kerneldoc", "kernel_abi"]
+extensions = ["sphinx.ext.graphviz", "kerneldoc", "kernel_abi", "kernel_include"]
 extensions += ["gplhelpers", "workbook_abi"]
 kerneldoc_bin = os.path.join(ksrc, "scripts", "kernel-doc")
 kerneldoc_srctree = ksrc
