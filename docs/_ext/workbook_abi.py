@@ -92,10 +92,8 @@ class WorkbookAbi(SphinxDirective):
 
 
 def setup(app):
-    # kerneldoc registers this setting when it is loaded first (as in the
-    # book); register it here otherwise, so that conf.py may still set it.
-    if "kerneldoc_srctree" not in app.config.values:
-        app.add_config_value("kerneldoc_srctree", None, "env")
+    # kerneldoc_srctree is registered by the tree's kerneldoc extension,
+    # which conf.py loads before this one.
     app.add_directive("workbook-abi", WorkbookAbi)
     return {
         "version": __version__,
