@@ -36,5 +36,5 @@ exec gdb -q -nx \
 	-ex "add-auto-load-safe-path $WB_KBUILD" \
 	-ex "file $WB_KBUILD/vmlinux" \
 	-ex "target remote $sock" \
-	-ex "lx-symbols $WB_CACHE/labs/$lab" \
+	-ex "lx-symbols $(cat "$rundir/build" 2>/dev/null || echo "$WB_CACHE/labs/$lab")" \
 	"$@"

@@ -86,6 +86,8 @@ fi
 
 rundir=${WB_RUN_DIR:-$WB_CACHE/run/$lab.$$}
 mkdir -p "$rundir"
+# make gdb loads module symbols from here.
+echo "$build" >"$rundir/build"
 trap 'wb_kill_rundir "$rundir"' EXIT
 trap 'wb_kill_rundir "$rundir"; exit 130' INT TERM
 timeout=$(wb_manifest "$lab" TIMEOUT)

@@ -36,8 +36,7 @@ shell)
 	rows=$(wb_param wb.rows)
 	[ -n "$cols" ] && stty cols "$cols" rows "$rows" 2>/dev/null
 	TERM=${TERM:-linux}
-	PS1='(lab) \w # '
-	export TERM PS1
+	export TERM
 	echo
 	echo "Workbook VM, lab $(wb_param wb.lab). Your lab folder is /lab, its build output /build."
 	echo "  sh /lab/run.sh    the guided steps      sh /lab/check.sh   the checker"
