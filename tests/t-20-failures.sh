@@ -101,6 +101,17 @@ else
 	t_fail "the failed patch left the tree and the build as they were" "$(tail -n 5 "$tmp/after.out")"
 fi
 
+# A package version other than the one the series was made on: a warning,
+# and the build carries on.
+rm -rf "$tmp/base"
+cp -r "$WB_KERNEL_DIR" "$tmp/base"
+echo 6.1.0-workbook-test >"$tmp/base/BASE"
+rc=0
+WB_KERNEL_DIR=$tmp/base "$WB_ROOT/vm/kernel.sh" >"$tmp/base.out" 2>&1 || rc=$?
+t_status "another package version than BASE does not stop make kernel" 0 "$rc"
+t_grep "it is reported with both versions" \
+	'warning: linux-source-6.1 is .*; the series was made on 6.1.0-workbook-test' "$tmp/base.out"
+
 # A compile error in the student's module and in the student's kernel file.
 mkdir -p "$tmp/labs"
 cp -r "$WB_LABS/lab0-taint" "$tmp/labs/"
