@@ -5,7 +5,11 @@ set -u
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-if "$WB_ROOT/vm/kernel.sh" >"$log" 2>&1; then
+# The first build takes minutes: its progress lines are shown as it goes.
+rc=0
+{ "$WB_ROOT/vm/kernel.sh" 2>&1 || echo "WB-KERNEL-STATUS $?"; } | tee "$log"
+grep -q '^WB-KERNEL-STATUS' "$log" && rc=1
+if [ "$rc" = 0 ]; then
 	t_ok "make kernel builds bzImage, vmlinux and the gdb scripts"
 else
 	t_fail "make kernel builds bzImage, vmlinux and the gdb scripts" "$(tail -n 30 "$log")"
