@@ -58,14 +58,17 @@ wb_need_cmds() {
 
 # ---- labs -------------------------------------------------------------
 
-# Every lab folder has a lab.mk; the list is sorted so "the first lab" is
-# stable.
+# Every lab folder has a lab.mk. Labs are listed in the book's order:
+# by CHAPTER (front matter first, then the chapter folders, such as
+# 05-networking), then by name; "the first lab" is lab 0.
 wb_lab_names() {
 	for mk in "$WB_LABS"/*/lab.mk; do
 		[ -f "$mk" ] || continue
 		d=${mk%/lab.mk}
-		printf '%s\n' "${d##*/}"
-	done
+		c=$(wb_manifest "$d" CHAPTER)
+		[ "$c" = front ] && c=00
+		printf '%s %s\n' "$c" "${d##*/}"
+	done | sort | cut -d' ' -f2
 }
 
 wb_lab_list() {
