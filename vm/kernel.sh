@@ -254,9 +254,9 @@ start=$(date +%s)
 rc=0
 { kmake bzImage modules scripts_gdb 2>&1 || echo "WB-MAKE-FAILED $?"; } |
 	tee "$log" | awk '
-		/^  [A-Z]/ { n++; if (n % 250 == 0) printf "    %5d steps, now %s\n", n, $2 > "/dev/stderr" }
+		/^  [A-Z]/ { n++; if (n % 250 == 0) { printf "    %5d steps, now %s\n", n, $2; fflush() } }
 		/^WB-MAKE-FAILED/ { failed = 1 }
-		END { exit failed }' || rc=1
+		END { exit failed }' >&2 || rc=1
 if [ "$rc" != 0 ]; then
 	wb_say "error: the kernel build failed. The compiler said:"
 	grep -E -B2 -A6 'error:|Error [0-9]' "$log" | grep -v '^WB-MAKE-FAILED' | head -n 60 >&2
