@@ -203,7 +203,7 @@ while read -r src dest; do
 	echo "$dest" >>"$touched"
 done <"$overlay"
 cp "$overlay" "$WB_KSTATE/overlay.applied"
-sort -u "$touched" -o "$touched"
+[ ! -f "$touched" ] || sort -u "$touched" -o "$touched"
 [ "$TREE_ONLY" = 1 ] && exit 0
 
 # ---- configuration ----------------------------------------------------
