@@ -40,13 +40,13 @@ echo "KTAP version 1"
 report=$(mktemp)
 {
 	if [ "${1:-}" = --lab ]; then
-		unit "lab $2" vm/check.sh "$2"
+		unit "lab $2" sh tests/check-lab.sh "$2"
 	else
 		for t in tests/t-*.sh; do
 			unit "${t#tests/}" sh "$t"
 		done
 		for l in $(. vm/lib.sh && wb_lab_names); do
-			unit "lab $l" vm/check.sh "$l"
+			unit "lab $l" sh tests/check-lab.sh "$l"
 		done
 	fi
 } | tee "$report"

@@ -8,8 +8,9 @@ trap 'rm -rf "$tmp"' EXIT
 fixtures=$WB_ROOT/tests/fixtures/labs
 export WB_QUIET=1
 
-# boot NAME LAB [env...]: run the lab's steps from the fixtures; the output
-# goes to $tmp/NAME.out, the run's files to $tmp/NAME.
+# boot NAME LAB [VAR=value...]: run the lab's steps, from the fixtures
+# unless WB_LABS says otherwise; the output goes to $tmp/NAME.out, the
+# status to $tmp/NAME.status, the run's files to $tmp/NAME.
 boot() {
 	name=$1 lab=$2
 	shift 2
@@ -116,19 +117,15 @@ t_grep "it is reported with both versions" \
 mkdir -p "$tmp/labs"
 cp -r "$WB_LABS/lab0-taint" "$tmp/labs/"
 sed -i '0,/return 0;/s//return no_such_value;/' "$tmp/labs/lab0-taint/taintmod.c"
-rc=0
-WB_LABS=$tmp/labs WB_RUN_DIR=$tmp/mod "$WB_ROOT/vm/lab.sh" lab0-taint run \
-	>"$tmp/mod.out" 2>&1 </dev/null || rc=$?
-t_status "a module that does not compile stops the lab with status 6" 6 "$rc"
+boot mod lab0-taint WB_LABS="$tmp/labs"
+t_status "a module that does not compile stops the lab with status 6" 6 "$(cat "$tmp/mod.status")"
 t_grep "the message names the student's file and the error" \
 	"$tmp/labs/lab0-taint/taintmod.c:[0-9]+:[0-9]+: error" "$tmp/mod.out"
 
 cp "$WB_LABS/lab0-taint/taintmod.c" "$tmp/labs/lab0-taint/taintmod.c"
 echo 'this is not C;' >>"$tmp/labs/lab0-taint/fs/proc/tainted.c"
-rc=0
-WB_LABS=$tmp/labs WB_RUN_DIR=$tmp/tree "$WB_ROOT/vm/lab.sh" lab0-taint run \
-	>"$tmp/tree.out" 2>&1 </dev/null || rc=$?
-t_status "a kernel file that does not compile stops the lab with status 6" 6 "$rc"
+boot tree lab0-taint WB_LABS="$tmp/labs"
+t_status "a kernel file that does not compile stops the lab with status 6" 6 "$(cat "$tmp/tree.status")"
 t_grep "the compiler's error is shown" 'fs/proc/tainted.c:[0-9]+:[0-9]+: error' "$tmp/tree.out"
 t_grep "the message says which student file it comes from" \
 	"error is in fs/proc/tainted.c, which comes from $tmp/labs/lab0-taint/fs/proc/tainted.c" "$tmp/tree.out"

@@ -6,6 +6,7 @@
 #   vm/gdb.sh LAB [gdb arguments...]
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/qemu.sh"
 
 lab=${1:-}
 [ -n "$lab" ] || lab=$(wb_lab_names | head -n 1)
@@ -31,10 +32,10 @@ fi
 [ -n "$sock" ] || wb_die "no VM of lab $lab is running; start one in another terminal with: make lab LAB=$lab"
 
 wb_say "attaching to $sock (VM of $rundir)"
-exec gdb -q -nx \
-	-ex 'set pagination off' \
-	-ex "add-auto-load-safe-path $WB_KBUILD" \
-	-ex "file $WB_KBUILD/vmlinux" \
-	-ex "target remote $sock" \
-	-ex "lx-symbols $(cat "$rundir/build" 2>/dev/null || echo "$WB_CACHE/labs/$lab")" \
-	"$@"
+symbols=$(cat "$rundir/build" 2>/dev/null || echo "$WB_CACHE/labs/$lab")
+IFS='
+'
+# shellcheck disable=SC2046
+set -- $(wb_gdb_args "$sock") -ex "lx-symbols $symbols" "$@"
+unset IFS
+exec gdb "$@"

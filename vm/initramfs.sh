@@ -8,8 +8,7 @@ out=$WB_CACHE/initramfs.cpio.gz
 busybox=/bin/busybox
 wb_need_cache
 wb_need_cmds cpio:cpio gzip:gzip
-[ -x "$busybox" ] && file_is_static=$(ldd "$busybox" 2>&1 | grep -c 'not a dynamic') || file_is_static=0
-[ "$file_is_static" = 1 ] || wb_die "$busybox is missing or not static; install it with: apt-get install busybox-static"
+ldd "$busybox" 2>&1 | grep -q 'not a dynamic' || wb_die "$busybox is missing or not static; install it with: apt-get install busybox-static"
 
 if [ -f "$out" ] && [ -z "$(find "$WB_ROOT/vm/guest" "$busybox" -newer "$out" -print | head -n 1)" ]; then
 	exit 0

@@ -70,17 +70,15 @@ for mk in "$WB_ROOT"/labs/*/lab.mk $extra; do
 	if [ "$lab" = "$LAB" ] && [ "$dir" != "$WB_LABS/$LAB" ]; then
 		continue
 	fi
-	for entry in $(wb_manifest "$dir" FILES); do
-		# shellcheck disable=SC2046
-		set -- $(echo "$entry" | tr ':' ' ')
-		[ "$2" = tree ] || continue
+	wb_lab_files "$dir" | while read -r path kind dest; do
+		[ "$kind" = tree ] || continue
 		if [ "$lab" = "$LAB" ]; then
-			src=$(wb_variant_file "$lab" "$VARIANT" "$1")
+			src=$(wb_variant_file "$lab" "$VARIANT" "$path")
 		else
-			src=$dir/$1
+			src=$dir/$path
 		fi
 		[ -f "$src" ] || wb_die "lab $lab: $src is missing"
-		printf '%s %s\n' "$src" "${3:-$1}"
+		printf '%s %s\n' "$src" "${dest:-$path}"
 	done >>"$overlay"
 done
 

@@ -28,7 +28,7 @@ if [ -z "$mode" ]; then
 fi
 variant=${VARIANT:-student}
 wb_need_cache
-wb_need_cmds qemu-system-x86_64:qemu-system-x86 gdb:gdb cpio:cpio
+wb_need_cmds qemu-system-x86_64:qemu-system-x86 gdb:gdb
 
 vdir=$WB_CACHE/labs/$lab/$variant
 build=$vdir/build

@@ -105,6 +105,7 @@ wb_manifest() {
 # The lab's FILES entries, one per line: "path kind [dest]", where kind is
 # tree (dest: a path in the kernel tree, defaulting to path), module (an
 # out-of-tree module built from that one file) or prog (a guest program).
+# LAB may also be a path to a lab folder.
 wb_lab_files() {
 	for entry in $(wb_manifest "$1" FILES); do
 		printf '%s\n' "$entry" | tr ':' ' '

@@ -46,6 +46,14 @@ wb_qemu_args() {
 	return 0
 }
 
+# wb_gdb_args SOCKET: the gdb arguments, one per line, that load vmlinux
+# with the tree's gdb helpers and connect to a VM's gdb stub.
+wb_gdb_args() {
+	printf '%s\n' -q -nx -ex 'set pagination off' -ex 'set confirm off' \
+		-ex "add-auto-load-safe-path $WB_KBUILD" \
+		-ex "file $WB_KBUILD/vmlinux" -ex "target remote $1"
+}
+
 # wb_accel: tcg, unless ACCEL says otherwise or a probe boot has shown
 # that KVM really runs a guest on this machine. On these machines
 # /dev/kvm opens but a KVM guest hangs after the BIOS, so the probe gives
@@ -142,12 +150,13 @@ wb_boot() {
 			sleep 0.1
 			n=$((n + 1))
 		done
-		timeout -k 5 "$limit" gdb -q -batch -nx \
-			-ex 'set pagination off' -ex 'set confirm off' \
-			-ex "add-auto-load-safe-path $WB_KBUILD" \
-			-ex "file $WB_KBUILD/vmlinux" \
-			-ex "target remote $rundir/gdb.sock" \
-			-x "$WB_GDB_SCRIPT" -ex detach >"$rundir/gdb.log" 2>&1 </dev/null &
+		IFS='
+'
+		# shellcheck disable=SC2046
+		set -- $(wb_gdb_args "$rundir/gdb.sock")
+		unset IFS
+		timeout -k 5 "$limit" gdb -batch "$@" -x "$WB_GDB_SCRIPT" -ex detach \
+			>"$rundir/gdb.log" 2>&1 </dev/null &
 		echo $! >"$rundir/gdb.pid"
 	fi
 	wb_boot_watchdog "$rundir" &
@@ -188,6 +197,11 @@ wb_boot_watchdog() {
 	return 0
 }
 
+# The last lines of a console log, indented, on stderr.
+wb_console_tail() {
+	tr -d '\r' <"$1" | tail -n 15 | sed 's/^/    /' >&2
+}
+
 # Read the console: a crash, a timeout, or the session's own status.
 wb_verdict() {
 	rundir=$1 rc=$2 limit=$3
@@ -201,18 +215,18 @@ wb_verdict() {
 	fi
 	if [ -f "$rundir/noboot" ]; then
 		wb_say "error: the guest did not boot within ${WB_BOOT_LIMIT:-60} s and was stopped. With ACCEL=kvm on a machine where KVM hangs, use ACCEL=tcg. Last console lines:"
-		tr -d '\r' <"$log" | tail -n 15 | sed 's/^/    /' >&2
+		wb_console_tail "$log"
 		return 4
 	fi
 	if [ "$rc" = 137 ] || [ "$rc" = 124 ]; then
 		wb_say "error: the guest did not finish within $limit s (the lab's TIMEOUT); it was killed. Last console lines:"
-		tr -d '\r' <"$log" | tail -n 15 | sed 's/^/    /' >&2
+		wb_console_tail "$log"
 		return 4
 	fi
 	status=$(tr -d '\r' <"$log" | sed -n 's/^WB-STATUS \([0-9]*\)$/\1/p' | tail -n 1)
 	if [ -z "$status" ]; then
 		wb_say "error: the guest stopped without a verdict (QEMU exit status $rc). Last console lines:"
-		tr -d '\r' <"$log" | tail -n 15 | sed 's/^/    /' >&2
+		wb_console_tail "$log"
 		[ -s "$rundir/qemu.err" ] && sed 's/^/    qemu: /' "$rundir/qemu.err" >&2
 		return 5
 	fi

@@ -7,7 +7,6 @@
 set -u
 . /wb/lib.sh
 export HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export LAB_BUILD=/build
 cd /lab || exit 1
 
 status() {

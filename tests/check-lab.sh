@@ -10,18 +10,6 @@ set -eu
 lab=${1:-}
 wb_lab_require "$lab"
 ldir=$(wb_lab_dir "$lab")
-failed=0
-n=0
-
-result() {
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n $lab: $2"
-	else
-		echo "not ok $n $lab: $2"
-		failed=$((failed + 1))
-	fi
-}
 
 # The KTAP block the checker printed must be well formed: a version line,
 # a plan, and as many results as planned.
@@ -46,9 +34,9 @@ WB_GDB_SCRIPT=$ldir/lab.gdb run_variant solution
 sdir=$WB_CACHE/run/check-$lab-solution
 rc=$(cat "$sdir/status")
 if [ "$rc" = 0 ] && ktap_wellformed "$sdir/ktap"; then
-	result ok "the solution passes the checker"
+	t_ok "$lab: the solution passes the checker"
 else
-	result fail "the solution passes the checker"
+	t_fail "$lab: the solution passes the checker"
 	echo "# expected: status 0 and a well-formed KTAP report; seen: status $rc"
 	sed 's/^/# /' "$sdir/ktap" 2>/dev/null | grep -A3 '^# not ok' || :
 fi
@@ -57,9 +45,9 @@ missing=$(sed -n 's/^# expect: //p' "$ldir/lab.gdb" | while read -r re; do
 	tr -d '\r' <"$sdir/gdb.log" 2>/dev/null | grep -Eq -- "$re" || echo "$re"
 done)
 if [ -z "$missing" ] && [ -s "$sdir/gdb.log" ]; then
-	result ok "gdb saw what lab.gdb expects"
+	t_ok "$lab: gdb saw what lab.gdb expects"
 else
-	result fail "gdb saw what lab.gdb expects"
+	t_fail "$lab: gdb saw what lab.gdb expects"
 	printf '%s\n' "$missing" | sed 's/^/# missing: /'
 	echo "# gdb printed (last 20 lines of $sdir/gdb.log):"
 	tail -n 20 "$sdir/gdb.log" 2>/dev/null | sed 's/^/#   /'
@@ -70,9 +58,9 @@ run_variant skeleton
 kdir=$WB_CACHE/run/check-$lab-skeleton
 rc=$(cat "$kdir/status")
 if [ "$rc" = 1 ] && ktap_wellformed "$kdir/ktap" && grep -q '^not ok' "$kdir/ktap"; then
-	result ok "the skeleton fails the checker ($(grep -c '^not ok' "$kdir/ktap") of $(grep -c -E '^(not )?ok' "$kdir/ktap") checks fail)"
+	t_ok "$lab: the skeleton fails the checker ($(grep -c '^not ok' "$kdir/ktap") of $(grep -c -E '^(not )?ok' "$kdir/ktap") checks fail)"
 else
-	result fail "the skeleton fails the checker"
+	t_fail "$lab: the skeleton fails the checker"
 	echo "# expected: the skeleton builds, boots, and the checker reports failures (status 1); seen: status $rc"
 fi
-[ "$failed" = 0 ]
+t_done
