@@ -45,7 +45,7 @@ for lab in $(wb_lab_names); do
 
 	rm -rf "$tmp/skel"
 	"$WB_ROOT/vm/skel.sh" "$lab" "$tmp/skel"
-	diffs=$(wb_lab_files "$lab" | while read -r path _k _d; do
+	diffs=$(wb_lab_own_files "$lab" | while read -r path _k _d; do
 		diff -u "$d/$path" "$tmp/skel/$path" >/dev/null || echo "$path"
 	done)
 	if [ -z "$diffs" ]; then
@@ -54,7 +54,7 @@ for lab in $(wb_lab_names); do
 		t_fail "lab $lab: the committed skeleton equals a freshly generated one" \
 			"differ: $diffs (run: make skeletons LAB=$lab)"
 	fi
-	todo=$(wb_lab_files "$lab" | while read -r path _k _d; do
+	todo=$(wb_lab_own_files "$lab" | while read -r path _k _d; do
 		grep -q 'TODO [0-9]*:' "$WB_SOLUTIONS/$lab/$path" || echo "$path"
 	done)
 	if [ -z "$todo" ]; then

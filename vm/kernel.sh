@@ -23,8 +23,20 @@ TARBALL=${WB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 
 wb_need_cache
 wb_need_cmds make:make gcc:gcc flex:flex bison:bison bc:bc perl:perl \
-	ccache:ccache pahole:dwarves lz4:lz4 patch:patch xz:xz-utils dpkg-query:dpkg
+	ccache:ccache pahole:dwarves lz4:lz4 patch:patch xz:xz-utils dpkg-query:dpkg \
+	flock:util-linux
 mkdir -p "$WB_KSTATE" || wb_die "cannot create $WB_KSTATE"
+
+# One build at a time in a tree: a second make kernel, for another lab in
+# another terminal, waits for the first instead of racing it.
+# vm/lab.sh takes the lock itself and says so with WB_KLOCKED=1.
+if [ "${WB_KLOCKED:-0}" != 1 ]; then
+	exec 9>"$WB_KSTATE/lock"
+	if ! flock -n 9; then
+		wb_say "another kernel build is using $WB_KSRC; waiting for it to finish"
+		flock 9
+	fi
+fi
 
 # ---- the package ------------------------------------------------------
 
@@ -248,10 +260,10 @@ fi
 # the compiler's own -MD output instead of running the preprocessor too.
 export CCACHE_DIR="${CCACHE_DIR:-$WB_CACHE/ccache}" CCACHE_DEPEND=1
 log=$WB_KSTATE/build.log
-wb_step "building bzImage, vmlinux, modules and gdb scripts (-j$WB_JOBS, log: $log)"
+wb_step "building bzImage, vmlinux, modules, gdb scripts and UAPI headers (-j$WB_JOBS, log: $log)"
 start=$(date +%s)
 rc=0
-{ kmake bzImage modules scripts_gdb 2>&1 || echo "WB-MAKE-FAILED $?"; } |
+{ kmake bzImage modules scripts_gdb headers 2>&1 || echo "WB-MAKE-FAILED $?"; } |
 	tee "$log" | awk '
 		/^  [A-Z]/ { n++; if (n % 250 == 0) { printf "    %5d steps, now %s\n", n, $2; fflush() } }
 		/^WB-MAKE-FAILED/ { failed = 1 }
@@ -267,6 +279,6 @@ if [ "$rc" != 0 ]; then
 	done <"$overlay"
 	exit 1
 fi
-kmake -s modules_install INSTALL_MOD_PATH="$WB_CACHE/kernel/modroot" >/dev/null
+kmake -s modules_install INSTALL_MOD_PATH="$WB_KMODROOT" >/dev/null
 echo "$want" >"$WB_KSTATE/built"
 wb_say "kernel built in $(($(date +%s) - start)) s: $WB_KBUILD/arch/x86/boot/bzImage"

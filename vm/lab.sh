@@ -37,19 +37,54 @@ if [ "$variant" = skeleton ]; then
 	"$WB_ROOT/vm/skel.sh" "$lab" "$WB_CACHE/labs/$lab/skeleton"
 fi
 
-# Exit status 6: the lab could not be built (the reason is printed).
-"$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit 6
+rundir=${WB_RUN_DIR:-$WB_CACHE/run/$lab.$$}
+mkdir -p "$rundir" "$WB_KSTATE"
+
+# The kernel build and a copy of its modules, under the tree's lock: the
+# kernel is shared by every lab, and another lab (in another terminal)
+# may rebuild it while this VM runs. This VM keeps the modules of the
+# kernel it boots. Exit status 6: the lab could not be built.
+exec 9>"$WB_KSTATE/lock"
+if ! flock -n 9; then
+	wb_say "another lab is building the kernel; waiting for it to finish"
+	flock 9
+fi
+WB_KLOCKED=1 "$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit 6
 "$WB_ROOT/vm/initramfs.sh" || exit 6
+rm -rf "$rundir/modules"
+if [ -d "$WB_KMODROOT/lib/modules" ]; then
+	cp -a "$WB_KMODROOT/lib/modules" "$rundir/modules"
+fi
+exec 9>&-
 
 # ---- the lab's modules and programs -----------------------------------
 
 mkdir -p "$build"
 find "$build" -mindepth 1 -maxdepth 1 ! -name out -exec rm -rf {} +
 wb_lab_files "$lab" | while read -r path kind _dest; do
-	src=$(wb_variant_file "$lab" "$variant" "$path")
+	case $kind in
+	ktool | kfile) src=$WB_KSRC/$path ;;
+	*) src=$(wb_variant_file "$lab" "$variant" "$path") ;;
+	esac
 	name=$(basename "$path" .c)
 	case $kind in
 	tree) ;;
+	kfile)
+		[ -f "$src" ] || wb_die "lab $lab: $path is not in the kernel tree"
+		cp -p "$src" "$build/"
+		;;
+	ktool)
+		wb_step "building $name from the kernel tree ($path)"
+		# The tree's own UAPI headers first, as the selftests use them.
+		# shellcheck disable=SC2046
+		if ! gcc -O2 -g -Wall -isystem "$WB_KBUILD/usr/include" \
+			-o "$build/$name" "$src" $(wb_manifest "$lab" LDLIBS) \
+			2>"$build/$name.log"; then
+			wb_say "error: $path does not build; the compiler said:"
+			head -n 40 "$build/$name.log" >&2
+			exit 6
+		fi
+		;;
 	module)
 		wb_step "building module $name.ko from $src"
 		mdir=$build/.mod-$name
@@ -74,7 +109,7 @@ wb_lab_files "$lab" | while read -r path kind _dest; do
 			exit 6
 		fi
 		;;
-	*) wb_die "lab $lab: unknown kind '$kind' for $path (tree, module or prog)" ;;
+	*) wb_die "lab $lab: unknown kind '$kind' for $path (tree, module, prog, ktool or kfile)" ;;
 	esac
 done || exit 6
 mkdir -p "$build/out"
@@ -84,8 +119,6 @@ fi
 
 # ---- boot -------------------------------------------------------------
 
-rundir=${WB_RUN_DIR:-$WB_CACHE/run/$lab.$$}
-mkdir -p "$rundir"
 # make gdb loads module symbols from here.
 echo "$build" >"$rundir/build"
 trap 'wb_kill_rundir "$rundir"' EXIT

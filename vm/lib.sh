@@ -11,6 +11,8 @@ WB_KERNEL_DIR=${WB_KERNEL_DIR:-$WB_ROOT/kernel}
 WB_KSRC=$WB_CACHE/kernel/linux-source-6.1
 WB_KBUILD=$WB_CACHE/kernel/build
 WB_KSTATE=$WB_CACHE/kernel/state
+# The in-tree modules, as modules_install lays them out for modprobe.
+WB_KMODROOT=$WB_CACHE/kernel/modroot
 WB_JOBS=${WB_JOBS:-$(($(nproc) + 1))}
 # The marker every guest-side script looks for on the kernel command line.
 WB_MARKER=wb.vm=kernel-workbook
@@ -105,10 +107,24 @@ wb_manifest() {
 # The lab's FILES entries, one per line: "path kind [dest]", where kind is
 # tree (dest: a path in the kernel tree, defaulting to path), module (an
 # out-of-tree module built from that one file) or prog (a guest program).
+# Two more kinds name a file of the kernel tree, not of the lab: ktool (a
+# program of the tree, such as a selftest helper, built for the guest)
+# and kfile (a file of the tree, such as a selftest script, copied as it
+# is). Both land in the guest's /build under their base name.
 # LAB may also be a path to a lab folder.
 wb_lab_files() {
 	for entry in $(wb_manifest "$1" FILES); do
 		printf '%s\n' "$entry" | tr ':' ' '
+	done
+}
+
+# The lab's own files (those the student edits): kinds tree, module, prog.
+wb_lab_own_files() {
+	wb_lab_files "$1" | while read -r path kind dest; do
+		case $kind in
+		ktool | kfile) ;;
+		*) echo "$path $kind${dest:+ $dest}" ;;
+		esac
 	done
 }
 

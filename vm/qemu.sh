@@ -34,6 +34,11 @@ wb_qemu_args() {
 		-device "virtio-9p-pci,fsdev=build,mount_tag=build" \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" \
 		-pidfile "$rundir/qemu.pid"
+	# The in-tree modules of the kernel it boots, copied by vm/lab.sh, so
+	# that modprobe works in the guest (init mounts them on /lib/modules).
+	[ -d "$rundir/modules" ] && printf '%s\n' \
+		-fsdev "local,id=modules,path=$rundir/modules,readonly=on,security_model=none,multidevs=remap" \
+		-device "virtio-9p-pci,fsdev=modules,mount_tag=modules"
 	[ -f /usr/share/qemu/qboot.rom ] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
 	if [ "$mode" = shell ]; then
 		printf '%s\n' -chardev "stdio,id=con,mux=on,signal=off,logfile=$rundir/console.log" \

@@ -29,7 +29,7 @@ strip() {
 }
 
 stamp=$(date +%Y%m%d-%H%M%S)
-wb_lab_files "$lab" | while read -r path _kind _dest; do
+wb_lab_own_files "$lab" | while read -r path _kind _dest; do
 	src=$WB_SOLUTIONS/$lab/$path
 	[ -f "$src" ] || wb_die "lab $lab lists $path, but $src does not exist"
 	if [ -n "$out" ]; then
