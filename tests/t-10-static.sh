@@ -16,7 +16,8 @@ else
 	t_fail "every shell script is shellcheck-clean" "$out"
 fi
 bad=$(cd "$WB_ROOT" && for s in $scripts; do
-	case $s in */lib.sh | vm/qemu.sh) continue ;; esac
+	# Files that are only sourced say so on their first line.
+	head -n 1 "$s" | grep -q '^# shellcheck shell=sh' && continue
 	grep -q '^set -[a-z]*e[a-z]*u\|^set -u' "$s" || echo "$s"
 done)
 if [ -z "$bad" ]; then
@@ -98,8 +99,10 @@ fi
 # ---- the kernel series ----
 tree=$WB_KSRC
 sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$WB_KERNEL_DIR/series" >"$tmp/series"
-while read -r p; do
-	f=$WB_KERNEL_DIR/patches/$p
+
+# check_patch FILE NAME: git format-patch shape, then checkpatch --strict.
+check_patch() {
+	f=$1 p=$2
 	miss=
 	grep -q '^From 0\{40\} ' "$f" || miss="$miss From-line"
 	grep -q '^Subject: \[PATCH' "$f" || miss="$miss Subject"
@@ -120,25 +123,87 @@ while read -r p; do
 	else
 		t_fail "$p passes checkpatch.pl --strict" "no tree in $tree: run make kernel first"
 	fi
+}
+
+while read -r p; do
+	check_patch "$WB_KERNEL_DIR/patches/$p" "$p"
 done <"$tmp/series"
 
-# A lab file that the series adds to the tree is the solution itself,
-# markers and all: the patch and the worked solution cannot drift apart.
+# The series and the worked solutions cannot drift apart. A lab file the
+# series adds to the tree is the solution itself, markers and all; a file
+# the series changes is the package's file with the series applied, which
+# must be the solution without its TODO marker lines.
+tarball=${WB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 for lab in $(wb_lab_names); do
 	wb_lab_files "$lab" | while read -r path kind dest; do
 		[ "$kind" = tree ] || continue
 		dest=${dest:-$path}
+		sol=$WB_SOLUTIONS/$lab/$path
+		added='' changed=''
+		while read -r p; do
+			f=$WB_KERNEL_DIR/patches/$p
+			grep -q "^+++ b/$dest\$" "$f" || continue
+			if grep -B1 "^+++ b/$dest\$" "$f" | grep -q '^--- /dev/null'; then
+				added=1
+			else
+				changed=1
+			fi
+		done <"$tmp/series"
+		[ -n "$added$changed" ] || continue
 		rm -rf "$tmp/apply"
 		mkdir -p "$tmp/apply"
+		if [ -n "$changed" ]; then
+			tar -xJf "$tarball" -C "$tmp/apply" --strip-components=1 \
+				"linux-source-6.1/$dest" 2>/dev/null
+		fi
 		while read -r p; do
 			(cd "$tmp/apply" && git apply --include="$dest" "$WB_KERNEL_DIR/patches/$p" 2>/dev/null) || :
 		done <"$tmp/series"
-		if cmp -s "$tmp/apply/$dest" "$WB_SOLUTIONS/$lab/$path"; then
-			t_ok "lab $lab: the series adds $dest exactly as the solution has it"
+		if [ -n "$changed" ]; then
+			what="changes $dest as the solution does (TODO markers aside)"
+			grep -v '^[[:space:]]*\(/\*\|//\) TODO [0-9]*:' "$sol" >"$tmp/want"
 		else
-			t_fail "lab $lab: the series adds $dest exactly as the solution has it" \
-				"$(diff -u "$tmp/apply/$dest" "$WB_SOLUTIONS/$lab/$path" 2>&1 | head -n 20)"
+			what="adds $dest exactly as the solution has it"
+			cp "$sol" "$tmp/want"
+		fi
+		if cmp -s "$tmp/apply/$dest" "$tmp/want"; then
+			t_ok "lab $lab: the series $what"
+		else
+			t_fail "lab $lab: the series $what" \
+				"$(diff -u "$tmp/apply/$dest" "$tmp/want" 2>&1 | head -n 20)"
 		fi
 	done
+done
+
+# An exercise patch (kernel/exercises/LAB/*.patch) is the step from the
+# lab's skeleton to its solution: applied to the skeleton's kernel files
+# it must give the solution's, byte for byte.
+for d in "$WB_KERNEL_DIR"/exercises/*/; do
+	[ -d "$d" ] || continue
+	lab=$(basename "$d")
+	rm -rf "$tmp/ex"
+	mkdir -p "$tmp/ex"
+	"$WB_ROOT/vm/skel.sh" "$lab" "$tmp/ex/skel" >/dev/null
+	files=$(wb_lab_files "$lab" | awk '$2 == "tree" { print $1 " " ($3 ? $3 : $1) }')
+	printf '%s\n' "$files" | while read -r path dest; do
+		[ -n "$path" ] || continue
+		mkdir -p "$(dirname "$tmp/ex/tree/$dest")"
+		cp "$tmp/ex/skel/$path" "$tmp/ex/tree/$dest"
+	done
+	ok=1
+	for f in "$d"*.patch; do
+		check_patch "$f" "exercises/$lab/$(basename "$f")"
+		(cd "$tmp/ex/tree" && git apply "$f" 2>"$tmp/ex/err") || ok=0
+	done
+	diffs=$(printf '%s\n' "$files" | while read -r path dest; do
+		[ -n "$path" ] || continue
+		cmp -s "$tmp/ex/tree/$dest" "$WB_SOLUTIONS/$lab/$path" || echo "$dest"
+	done)
+	if [ "$ok" = 1 ] && [ -z "$diffs" ]; then
+		t_ok "lab $lab: its exercise patch turns the skeleton into the solution"
+	else
+		t_fail "lab $lab: its exercise patch turns the skeleton into the solution" \
+			"$(cat "$tmp/ex/err") differ: $diffs"
+	fi
 done
 t_done

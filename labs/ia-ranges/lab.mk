@@ -1,0 +1,7 @@
+# Filesystems and block I/O: independent access ranges of a multi-actuator
+# disk, emulated by scsi_debug answering VPD page B9h.
+CHAPTER := 03
+TITLE := Independent access ranges from an emulated multi-actuator disk
+TIMEOUT := 300
+CONFIG := kernel/configs/30-ia-ranges.config
+FILES := drivers/scsi/scsi_debug.c:tree iaranges.c:prog
