@@ -39,6 +39,11 @@ fi
 
 rundir=${WB_RUN_DIR:-$WB_CACHE/run/$lab.$$}
 mkdir -p "$rundir" "$WB_KSTATE"
+rm -f "$rundir/qemu.pid" "$rundir/gdb.pid" "$rundir/timeout.pid"
+# The run folder stays for make gdb and for reading the logs; the copy of
+# the modules goes with the VM.
+trap 'wb_kill_rundir "$rundir"; rm -rf "$rundir/modules"' EXIT
+trap 'wb_kill_rundir "$rundir"; exit 130' INT TERM
 
 # The kernel build and a copy of its modules, under the tree's lock: the
 # kernel is shared by every lab, and another lab (in another terminal)
@@ -121,8 +126,6 @@ fi
 
 # make gdb loads module symbols from here.
 echo "$build" >"$rundir/build"
-trap 'wb_kill_rundir "$rundir"' EXIT
-trap 'wb_kill_rundir "$rundir"; exit 130' INT TERM
 timeout=$(wb_manifest "$lab" TIMEOUT)
 accel=$(wb_accel)
 rc=0
