@@ -34,11 +34,11 @@ refused() {
 	LOG_START=$(($(dmesg | wc -l) + 1))
 	if out=$(modprobe scsi_debug "$1" 2>&1); then
 		disk_unload
-		ktap_fail "scsi_debug refuses $1" "modprobe fails" "it loaded"
+		ktap_fail "scsi_debug refuses $1, saying why" "modprobe fails" "it loaded"
 		return
 	fi
 	msg=$(last_log 'scsi_debug')
-	ktap_match "scsi_debug refuses $1: $2" "$2" "${msg:-$out}"
+	ktap_match "scsi_debug refuses $1, saying why" "$2" "${msg:-$out}"
 }
 
 # fake_disk NAME SIZE BLOCK SECTOR NR...: a hand-made sysfs tree under
@@ -49,13 +49,13 @@ fake_disk() {
 	echo "$2" >"$fd/size"
 	echo "$3" >"$fd/queue/logical_block_size"
 	shift 3
-	fi=0
+	k=0
 	while [ $# -ge 2 ]; do
-		mkdir -p "$fd/queue/independent_access_ranges/$fi"
-		echo "$1" >"$fd/queue/independent_access_ranges/$fi/sector"
-		echo "$2" >"$fd/queue/independent_access_ranges/$fi/nr_sectors"
+		mkdir -p "$fd/queue/independent_access_ranges/$k"
+		echo "$1" >"$fd/queue/independent_access_ranges/$k/sector"
+		echo "$2" >"$fd/queue/independent_access_ranges/$k/nr_sectors"
 		shift 2
-		fi=$((fi + 1))
+		k=$((k + 1))
 	done
 }
 
