@@ -25,18 +25,8 @@ wb_need_cache
 wb_need_cmds make:make gcc:gcc flex:flex bison:bison bc:bc perl:perl \
 	ccache:ccache pahole:dwarves lz4:lz4 patch:patch xz:xz-utils dpkg-query:dpkg \
 	flock:util-linux
-mkdir -p "$WB_KSTATE" || wb_die "cannot create $WB_KSTATE"
-
-# One build at a time in a tree: a second make kernel, for another lab in
-# another terminal, waits for the first instead of racing it.
-# vm/lab.sh takes the lock itself and says so with WB_KLOCKED=1.
-if [ "${WB_KLOCKED:-0}" != 1 ]; then
-	exec 9>"$WB_KSTATE/lock"
-	if ! flock -n 9; then
-		wb_say "another kernel build is using $WB_KSRC; waiting for it to finish"
-		flock 9
-	fi
-fi
+# vm/lab.sh holds the lock already and says so with WB_KLOCKED=1.
+[ "${WB_KLOCKED:-0}" = 1 ] || wb_klock
 
 # ---- the package ------------------------------------------------------
 

@@ -38,7 +38,7 @@ if [ "$variant" = skeleton ]; then
 fi
 
 rundir=${WB_RUN_DIR:-$WB_CACHE/run/$lab.$$}
-mkdir -p "$rundir" "$WB_KSTATE"
+mkdir -p "$rundir"
 rm -f "$rundir/qemu.pid" "$rundir/gdb.pid" "$rundir/timeout.pid"
 # The run folder stays for make gdb and for reading the logs; the copy of
 # the modules goes with the VM.
@@ -49,11 +49,7 @@ trap 'wb_kill_rundir "$rundir"; exit 130' INT TERM
 # kernel is shared by every lab, and another lab (in another terminal)
 # may rebuild it while this VM runs. This VM keeps the modules of the
 # kernel it boots. Exit status 6: the lab could not be built.
-exec 9>"$WB_KSTATE/lock"
-if ! flock -n 9; then
-	wb_say "another lab is building the kernel; waiting for it to finish"
-	flock 9
-fi
+wb_klock
 WB_KLOCKED=1 "$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit 6
 "$WB_ROOT/vm/initramfs.sh" || exit 6
 rm -rf "$rundir/modules"
@@ -63,6 +59,20 @@ fi
 exec 9>&-
 
 # ---- the lab's modules and programs -----------------------------------
+
+# guest_cc NAME SRC WHAT FLAGS...: build a guest program into $build,
+# with the manifest's LDLIBS; on failure show the compiler and exit 6.
+guest_cc() {
+	name=$1 src=$2 what=$3
+	shift 3
+	# shellcheck disable=SC2046
+	if ! gcc -O2 -g "$@" -o "$build/$name" "$src" \
+		$(wb_manifest "$lab" LDLIBS) 2>"$build/$name.log"; then
+		wb_say "error: $what does not build; the compiler said:"
+		head -n 40 "$build/$name.log" >&2
+		exit 6
+	fi
+}
 
 mkdir -p "$build"
 find "$build" -mindepth 1 -maxdepth 1 ! -name out -exec rm -rf {} +
@@ -81,14 +91,7 @@ wb_lab_files "$lab" | while read -r path kind _dest; do
 	ktool)
 		wb_step "building $name from the kernel tree ($path)"
 		# The tree's own UAPI headers first, as the selftests use them.
-		# shellcheck disable=SC2046
-		if ! gcc -O2 -g -Wall -isystem "$WB_KBUILD/usr/include" \
-			-o "$build/$name" "$src" $(wb_manifest "$lab" LDLIBS) \
-			2>"$build/$name.log"; then
-			wb_say "error: $path does not build; the compiler said:"
-			head -n 40 "$build/$name.log" >&2
-			exit 6
-		fi
+		guest_cc "$name" "$src" "$path" -Wall -isystem "$WB_KBUILD/usr/include"
 		;;
 	module)
 		wb_step "building module $name.ko from $src"
@@ -106,13 +109,7 @@ wb_lab_files "$lab" | while read -r path kind _dest; do
 		;;
 	prog)
 		wb_step "building program $name from $src"
-		# shellcheck disable=SC2046
-		if ! gcc -O2 -g -Wall -Wextra -o "$build/$name" "$src" \
-			$(wb_manifest "$lab" LDLIBS) 2>"$build/$name.log"; then
-			wb_say "error: program $name does not build; the compiler said:"
-			head -n 40 "$build/$name.log" >&2
-			exit 6
-		fi
+		guest_cc "$name" "$src" "program $name" -Wall -Wextra
 		;;
 	*) wb_die "lab $lab: unknown kind '$kind' for $path (tree, module, prog, ktool or kfile)" ;;
 	esac

@@ -104,6 +104,18 @@ wb_manifest() {
 	sed -n "s/^$2[[:space:]]*:\{0,1\}=[[:space:]]*//p" "$mk" | tail -n 1
 }
 
+# wb_klock: hold the kernel tree's lock on file descriptor 9 until the
+# caller closes it or exits. One build at a time in a tree: a second one,
+# for another lab in another terminal, waits instead of racing the first.
+wb_klock() {
+	mkdir -p "$WB_KSTATE" || wb_die "cannot create $WB_KSTATE"
+	exec 9>"$WB_KSTATE/lock"
+	if ! flock -n 9; then
+		wb_say "another kernel build is using $WB_KSRC; waiting for it to finish"
+		flock 9
+	fi
+}
+
 # The lab's FILES entries, one per line: "path kind [dest]", where kind is
 # tree (dest: a path in the kernel tree, defaulting to path), module (an
 # out-of-tree module built from that one file) or prog (a guest program).

@@ -9,8 +9,8 @@ set -u
 
 SIZE_MB=8
 
-# expected_ranges N BLOCK: what sysfs must list for N ranges of an
-# SIZE_MB disk, in 512-byte sectors whatever BLOCK is; nothing for N=1.
+# expected_ranges N: what sysfs must list for N ranges of an SIZE_MB
+# disk, in 512-byte sectors whatever the block size; nothing for N=1.
 expected_ranges() {
 	total=$((SIZE_MB * 2048))
 	[ "$1" -ge 2 ] || return 0
@@ -91,7 +91,7 @@ for block in 512 4096; do
 		disk_rescan
 		ktap_match "VPD page 00h lists page B9h ($what)" ' b9( |$)' "$(disk_vpd_pages)"
 		ktap_eq "sysfs lists the ranges in 512-byte sectors ($what)" \
-			"$(expected_ranges $n $block)" "$(disk_ranges)"
+			"$(expected_ranges $n)" "$(disk_ranges)"
 		/build/iaranges -q "$DISK" >/dev/null 2>&1
 		rc=$?
 		if [ $n = 1 ]; then

@@ -14,7 +14,7 @@ echo "the disk is $DISK"
 wb_run cat "/sys/block/$DISK/size"
 echo "# VPD pages the disk supports: $(disk_vpd_pages)"
 wb_run ls "/sys/block/$DISK/$Q"
-wb_run dmesg | grep -E '\[sda\] (Attached|[0-9]+ concurrent)'
+wb_run dmesg | grep -E "\[$DISK\] (Attached|[0-9]+ concurrent)"
 
 echo "== 2. The ranges, in 512-byte sectors; a rescan reads page B9h again"
 wb_run find "/sys/block/$DISK/$Q" -type f | sort
