@@ -5,6 +5,9 @@
 #
 #   BENCH_RUNS=n     runs per figure (default 5; rebuilds use at most 3)
 #   BENCH_COLD=0     skip the cold kernel build (about 10 minutes)
+#   BENCH_PIPELINE=0 skip the pipeline figures, run only the labs' benchmarks
+#   BENCH_LABS="a b" run only these labs' benchmarks (none: no lab)
+#   BENCH_SAVE=1     copy each lab's table into its folder, for the book
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/qemu.sh"
@@ -39,97 +42,131 @@ record() {
 # without touching the checkout.
 cp -r "$WB_LABS" "$tmp/labs"
 lab=lab0-taint
-
-wb_step "warming up: the kernel and lab 0 as the student has them"
-WB_LABS=$tmp/labs WB_QUIET=1 "$WB_ROOT/vm/lab.sh" "$lab" run >/dev/null 2>&1 </dev/null || :
-
-if [ "${BENCH_COLD:-1}" = 1 ]; then
-	wb_step "cold kernel build: fresh tree, empty ccache (one run, about 10 minutes)"
-	t=$(now)
-	WB_CACHE=$tmp/cold CCACHE_DIR=$tmp/cold/ccache "$WB_ROOT/vm/kernel.sh" >"$tmp/cold.log" 2>&1 ||
-		wb_die "the cold build failed: $(tail -n 20 "$tmp/cold.log")"
-	record "cold kernel build" 480 "$(elapsed "$t")"
-	rm -rf "$tmp/cold"
-fi
-
-wb_step "no-op make kernel"
-set --
-for _ in $(seq "$runs"); do
-	t=$(now)
-	WB_LABS=$tmp/labs "$WB_ROOT/vm/kernel.sh" >/dev/null 2>&1 || wb_die "make kernel failed"
-	set -- "$@" "$(elapsed "$t")"
-done
-record "no-op make kernel" 5 "$@"
-
-# A graded result is the checker's verdict, pass (0) or fail (1); anything
-# else (a build error, a crash) means the figure would be meaningless.
-graded() {
-	rc=0
-	WB_LABS=$tmp/labs WB_QUIET=1 "$WB_ROOT/vm/lab.sh" "$1" run >"$tmp/lab.log" 2>&1 </dev/null || rc=$?
-	[ "$rc" -le 1 ] || wb_die "lab $1 gave no graded result (status $rc): $(tail -n 20 "$tmp/lab.log")"
-}
-
-edit() {
-	echo "/* bench edit $(now) */" >>"$tmp/labs/$lab/$1"
-}
-
-wb_step "incremental rebuild after editing one built-in file (fs/proc/tainted.c)"
-set --
-for _ in $(seq "$rruns"); do
-	edit fs/proc/tainted.c
-	t=$(now)
-	WB_LABS=$tmp/labs "$WB_ROOT/vm/kernel.sh" "$lab" student >/dev/null 2>&1 || wb_die "the rebuild failed"
-	set -- "$@" "$(elapsed "$t")"
-done
-record "rebuild, one built-in file" - "$@"
-
-wb_step "boot to shell (QEMU start to the guest's shell prompt)"
 accel=$(wb_accel)
-mkdir -p "$tmp/build"
-echo true >"$tmp/build/cmd.sh"
-set --
-for _ in $(seq "$runs"); do
-	t=$(now)
-	WB_QUIET=0 wb_boot "$accel" cmd "$lab" "$tmp/build" "$tmp/run" 60 2>/dev/null |
-		while read -r line; do
-			case $line in
-			WB-READY*) elapsed "$t" >"$tmp/ready" ;;
-			esac
-		done
-	set -- "$@" "$(cat "$tmp/ready")"
-done
-record "boot to shell ($accel)" 2.0 "$@"
 
-# edit_to_graded FILE LABEL TARGET: edit one of the student's files, then
-# time make lab RUN=1 up to the checker's verdict.
-edit_to_graded() {
-	file=$1 label=$2 target=$3
-	wb_step "edit to graded result, lab 0, $label ($file)"
-	set --
-	for _ in $(seq "$rruns"); do
-		edit "$file"
+if [ "${BENCH_PIPELINE:-1}" = 1 ]; then
+	wb_step "warming up: the kernel and lab 0 as the student has them"
+	WB_LABS=$tmp/labs WB_QUIET=1 "$WB_ROOT/vm/lab.sh" "$lab" run >/dev/null 2>&1 </dev/null || :
+
+	if [ "${BENCH_COLD:-1}" = 1 ]; then
+		wb_step "cold kernel build: fresh tree, empty ccache (one run, about 10 minutes)"
 		t=$(now)
-		graded "$lab"
+		WB_CACHE=$tmp/cold CCACHE_DIR=$tmp/cold/ccache "$WB_ROOT/vm/kernel.sh" >"$tmp/cold.log" 2>&1 ||
+			wb_die "the cold build failed: $(tail -n 20 "$tmp/cold.log")"
+		record "cold kernel build" 480 "$(elapsed "$t")"
+		rm -rf "$tmp/cold"
+	fi
+
+	wb_step "no-op make kernel"
+	set --
+	for _ in $(seq "$runs"); do
+		t=$(now)
+		WB_LABS=$tmp/labs "$WB_ROOT/vm/kernel.sh" >/dev/null 2>&1 || wb_die "make kernel failed"
 		set -- "$@" "$(elapsed "$t")"
 	done
-	record "edit to graded result, $label" "$target" "$@"
-}
-edit_to_graded taintmod.c module 20
-edit_to_graded fs/proc/tainted.c built-in 60
+	record "no-op make kernel" 5 "$@"
 
-wb_step "book build (student edition, from scratch)"
-set --
-for _ in $(seq "$rruns"); do
-	rm -rf "$tmp/book" "$tmp/book.doctrees"
-	t=$(now)
-	if ! WB_BOOK_OUT=$tmp/book "$WB_ROOT/vm/book.sh" student >"$tmp/book.log" 2>&1; then
-		wb_say "the book does not build, so it is not timed: $(tail -n 5 "$tmp/book.log")"
+	# A graded result is the checker's verdict, pass (0) or fail (1); anything
+	# else (a build error, a crash) means the figure would be meaningless.
+	graded() {
+		rc=0
+		WB_LABS=$tmp/labs WB_QUIET=1 "$WB_ROOT/vm/lab.sh" "$1" run >"$tmp/lab.log" 2>&1 </dev/null || rc=$?
+		[ "$rc" -le 1 ] || wb_die "lab $1 gave no graded result (status $rc): $(tail -n 20 "$tmp/lab.log")"
+	}
+
+	edit() {
+		echo "/* bench edit $(now) */" >>"$tmp/labs/$lab/$1"
+	}
+
+	wb_step "incremental rebuild after editing one built-in file (fs/proc/tainted.c)"
+	set --
+	for _ in $(seq "$rruns"); do
+		edit fs/proc/tainted.c
+		t=$(now)
+		WB_LABS=$tmp/labs "$WB_ROOT/vm/kernel.sh" "$lab" student >/dev/null 2>&1 || wb_die "the rebuild failed"
+		set -- "$@" "$(elapsed "$t")"
+	done
+	record "rebuild, one built-in file" - "$@"
+
+	wb_step "boot to shell (QEMU start to the guest's shell prompt)"
+	mkdir -p "$tmp/build"
+	echo true >"$tmp/build/cmd.sh"
+	set --
+	for _ in $(seq "$runs"); do
+		t=$(now)
+		WB_QUIET=0 wb_boot "$accel" cmd "$lab" "$tmp/build" "$tmp/run" 60 2>/dev/null |
+			while read -r line; do
+				case $line in
+				WB-READY*) elapsed "$t" >"$tmp/ready" ;;
+				esac
+			done
+		set -- "$@" "$(cat "$tmp/ready")"
+	done
+	record "boot to shell ($accel)" 2.0 "$@"
+
+	# edit_to_graded FILE LABEL TARGET: edit one of the student's files, then
+	# time make lab RUN=1 up to the checker's verdict.
+	edit_to_graded() {
+		file=$1 label=$2 target=$3
+		wb_step "edit to graded result, lab 0, $label ($file)"
 		set --
-		break
+		for _ in $(seq "$rruns"); do
+			edit "$file"
+			t=$(now)
+			graded "$lab"
+			set -- "$@" "$(elapsed "$t")"
+		done
+		record "edit to graded result, $label" "$target" "$@"
+	}
+	edit_to_graded taintmod.c module 20
+	edit_to_graded fs/proc/tainted.c built-in 60
+
+	wb_step "book build (student edition, from scratch)"
+	set --
+	for _ in $(seq "$rruns"); do
+		rm -rf "$tmp/book" "$tmp/book.doctrees"
+		t=$(now)
+		if ! WB_BOOK_OUT=$tmp/book "$WB_ROOT/vm/book.sh" student >"$tmp/book.log" 2>&1; then
+			wb_say "the book does not build, so it is not timed: $(tail -n 5 "$tmp/book.log")"
+			set --
+			break
+		fi
+		set -- "$@" "$(elapsed "$t")"
+	done
+	[ $# -gt 0 ] && record "book build" - "$@"
+fi
+
+# The labs' own benchmarks: a lab with a bench.sh runs it in the guest
+# with its solution; the script leaves an RST table in /build/bench.rst.
+# BENCH_LABS="a b" picks labs, BENCH_LABS=none skips them all;
+# BENCH_SAVE=1 also copies each table into the lab folder, where the
+# book includes it.
+for l in $(wb_lab_names); do
+	[ -f "$WB_LABS/$l/bench.sh" ] || continue
+	case " ${BENCH_LABS:-$l} " in
+	*" $l "*) ;;
+	*) continue ;;
+	esac
+	wb_step "lab $l: its own benchmark (labs/$l/bench.sh in the guest, with the solution)"
+	table=$WB_CACHE/labs/$l/solution/build/bench.rst
+	rm -f "$table"
+	rc=0
+	t=$(now)
+	VARIANT=solution WB_CMD="sh /lab/bench.sh" WB_QUIET=1 WB_TIMEOUT=${BENCH_TIMEOUT:-900} \
+		"$WB_ROOT/vm/lab.sh" "$l" cmd >"$tmp/$l.log" 2>&1 </dev/null || rc=$?
+	if [ "$rc" != 0 ] || [ ! -s "$table" ]; then
+		wb_say "error: the benchmark of lab $l failed (status $rc); its last lines:"
+		tail -n 20 "$tmp/$l.log" >&2
+		exit 1
 	fi
-	set -- "$@" "$(elapsed "$t")"
+	wb_say "  lab $l: measured in $(elapsed "$t") s"
+	cp "$table" "$out/$l.rst"
+	sed 's/^/    /' "$table" >&2
+	if [ "${BENCH_SAVE:-0}" = 1 ]; then
+		cp "$table" "$WB_LABS/$l/bench.rst"
+		wb_say "  saved to labs/$l/bench.rst"
+	fi
 done
-[ $# -gt 0 ] && record "book build" - "$@"
 
 # Put the tree back as the checkout's labs have it.
 "$WB_ROOT/vm/kernel.sh" >/dev/null 2>&1 || :

@@ -29,6 +29,9 @@ fi
 variant=${VARIANT:-student}
 wb_need_cache
 wb_need_cmds qemu-system-x86_64:qemu-system-x86 gdb:gdb
+case " $(wb_manifest "$lab" FILES) " in
+*:bpf\ *) wb_need_cmds clang:clang bpftool:bpftool ;;
+esac
 
 vdir=$WB_CACHE/labs/$lab/$variant
 build=$vdir/build
@@ -74,6 +77,23 @@ guest_cc() {
 	fi
 }
 
+# bpf_cc NAME SRC: compile a BPF program for the lab kernel into
+# $build/NAME.o. vmlinux.h holds that kernel's types, dumped from its BTF,
+# so that programs see exactly the structures the guest runs with.
+bpf_cc() {
+	if [ ! -f "$build/vmlinux.h" ]; then
+		bpftool btf dump file "$WB_KBUILD/vmlinux" format c >"$build/vmlinux.h" ||
+			wb_die "bpftool could not dump the BTF of $WB_KBUILD/vmlinux"
+	fi
+	if ! clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall \
+		-I "$build" -idirafter "/usr/include/$(gcc -print-multiarch)" \
+		-c "$2" -o "$build/$1.o" 2>"$build/$1.log"; then
+		wb_say "error: BPF program $1 does not build; clang said:"
+		head -n 40 "$build/$1.log" >&2
+		exit 6
+	fi
+}
+
 mkdir -p "$build"
 find "$build" -mindepth 1 -maxdepth 1 ! -name out -exec rm -rf {} +
 wb_lab_files "$lab" | while read -r path kind _dest; do
@@ -111,9 +131,26 @@ wb_lab_files "$lab" | while read -r path kind _dest; do
 		wb_step "building program $name from $src"
 		guest_cc "$name" "$src" "program $name" -Wall -Wextra
 		;;
-	*) wb_die "lab $lab: unknown kind '$kind' for $path (tree, module, prog, ktool or kfile)" ;;
+	bpf)
+		wb_step "building BPF object $name.o from $src"
+		bpf_cc "$name" "$src"
+		;;
+	*) wb_die "lab $lab: unknown kind '$kind' for $path (tree, module, prog, bpf, ktool or kfile)" ;;
 	esac
 done || exit 6
+# A lab may build more on the host (a test program from the tree, say):
+# HOSTBUILD names a script of its folder, run with the build folder as
+# its argument. It only compiles; the guest runs what it made.
+hostbuild=$(wb_manifest "$lab" HOSTBUILD)
+if [ -n "$hostbuild" ]; then
+	wb_step "building the lab's host-built parts ($hostbuild)"
+	if ! WB_KSRC=$WB_KSRC WB_KBUILD=$WB_KBUILD WB_CACHE=$WB_CACHE \
+		sh "$(wb_lab_dir "$lab")/$hostbuild" "$build" >"$build/hostbuild.log" 2>&1; then
+		wb_say "error: $hostbuild failed; its last lines:"
+		tail -n 40 "$build/hostbuild.log" >&2
+		exit 6
+	fi
+fi
 mkdir -p "$build/out"
 if [ "$mode" = cmd ]; then
 	printf '%s\n' "${WB_CMD:?WB_CMD holds the commands for mode cmd}" >"$build/cmd.sh"
@@ -123,7 +160,8 @@ fi
 
 # make gdb loads module symbols from here.
 echo "$build" >"$rundir/build"
-timeout=$(wb_manifest "$lab" TIMEOUT)
+# WB_TIMEOUT overrides the manifest (make bench runs longer than a check).
+timeout=${WB_TIMEOUT:-$(wb_manifest "$lab" TIMEOUT)}
 accel=$(wb_accel)
 rc=0
 wb_boot "$accel" "$mode" "$lab" "$build" "$rundir" "${timeout:-120}" || rc=$?

@@ -118,7 +118,9 @@ wb_klock() {
 
 # The lab's FILES entries, one per line: "path kind [dest]", where kind is
 # tree (dest: a path in the kernel tree, defaulting to path), module (an
-# out-of-tree module built from that one file) or prog (a guest program).
+# out-of-tree module built from that one file), prog (a guest program) or
+# bpf (a BPF program, NAME.bpf.c compiled by clang into /build/NAME.bpf.o
+# against the lab kernel's vmlinux.h).
 # Two more kinds name a file of the kernel tree, not of the lab: ktool (a
 # program of the tree, such as a selftest helper, built for the guest)
 # and kfile (a file of the tree, such as a selftest script, copied as it
@@ -130,7 +132,8 @@ wb_lab_files() {
 	done
 }
 
-# The lab's own files (those the student edits): kinds tree, module, prog.
+# The lab's own files (those the student edits): kinds tree, module,
+# prog, bpf.
 wb_lab_own_files() {
 	wb_lab_files "$1" | while read -r path kind dest; do
 		case $kind in
