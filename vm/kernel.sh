@@ -128,8 +128,10 @@ extract() {
 	tar -xJf "$TARBALL" -C "$WB_KSRC.new" --strip-components=1 ||
 		wb_die "could not extract $TARBALL into $WB_KSRC.new (disk full? see df -h $WB_CACHE)"
 	if [ -f "$touched" ]; then
+		# A file that a patch adds is not in the package: skip it without
+		# letting the loop's status (and set -e) end the script.
 		(cd "$WB_KSRC.new" && sort -u "$touched" | while read -r f; do
-			[ -e "$f" ] && touch "$f"
+			[ ! -e "$f" ] || touch "$f"
 		done)
 	fi
 	rm -rf "$WB_KSRC"
