@@ -64,12 +64,13 @@ exec 9>&-
 # ---- the lab's modules and programs -----------------------------------
 
 # guest_cc NAME SRC WHAT FLAGS...: build a guest program into $build,
-# with the manifest's LDLIBS; on failure show the compiler and exit 6.
+# with the manifest's LDLIBS and the workbook's guest headers
+# (vm/guest/include); on failure show the compiler and exit 6.
 guest_cc() {
 	name=$1 src=$2 what=$3
 	shift 3
 	# shellcheck disable=SC2046
-	if ! gcc -O2 -g "$@" -o "$build/$name" "$src" \
+	if ! gcc -O2 -g -I "$WB_ROOT/vm/guest/include" "$@" -o "$build/$name" "$src" \
 		$(wb_manifest "$lab" LDLIBS) 2>"$build/$name.log"; then
 		wb_say "error: $what does not build; the compiler said:"
 		head -n 40 "$build/$name.log" >&2

@@ -21,6 +21,8 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
+#include "wb_netlink.h"
+
 struct reply {
 	int family;		/* the ethtool family's id */
 	int policy;		/* 0: not in the reply */
@@ -46,33 +48,6 @@ static struct nlmsghdr *genl_request(char *buf, int type, int cmd, int flags)
 	g->cmd = cmd;
 	g->version = 1;
 	return nlh;
-}
-
-/*
- * An error with NLM_F_ACK_TLVS carries attributes after the request it
- * answers (or after its header alone, if NLM_F_CAPPED): the message is
- * NLMSGERR_ATTR_MSG.
- */
-static const char *extack_msg(const struct nlmsghdr *nlh)
-{
-	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-	unsigned int off = sizeof(*nlh) + sizeof(*e);
-	const struct nlattr *attr;
-
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return NULL;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - sizeof(e->msg);
-	if (off >= nlh->nlmsg_len)
-		return NULL;
-	for (attr = (const struct nlattr *)((const char *)nlh + off);
-	     mnl_attr_ok(attr, (const char *)nlh + nlh->nlmsg_len - (const char *)attr);
-	     attr = mnl_attr_next(attr)) {
-		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
-		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
-			return mnl_attr_get_str(attr);
-	}
-	return NULL;
 }
 
 /* CTRL_CMD_NEWFAMILY: the id of the family we asked for. */
@@ -135,7 +110,7 @@ static int talk(struct mnl_socket *nl, struct nlmsghdr *nlh, struct reply *r)
 		nlh = (struct nlmsghdr *)buf;
 		if (mnl_nlmsg_ok(nlh, len) && nlh->nlmsg_type == NLMSG_ERROR) {
 			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-			const char *msg = extack_msg(nlh);
+			const char *msg = wb_extack_msg(nlh);
 
 			if (!e->error)
 				return 0;

@@ -29,6 +29,8 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "wb_netlink.h"
+
 struct route {
 	int replace;
 	struct in6_addr dst;
@@ -187,33 +189,6 @@ static struct nlmsghdr *build(char *buf, struct route *r)
 	return nlh;
 }
 
-/*
- * An error with NLM_F_ACK_TLVS carries attributes after the request it
- * answers (or after its header alone, if NLM_F_CAPPED): the message is
- * NLMSGERR_ATTR_MSG.
- */
-static const char *extack_msg(const struct nlmsghdr *nlh)
-{
-	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-	unsigned int off = sizeof(*nlh) + sizeof(*e);
-	const struct nlattr *attr;
-
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return NULL;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += e->msg.nlmsg_len - sizeof(e->msg);
-	if (off >= nlh->nlmsg_len)
-		return NULL;
-	for (attr = (const struct nlattr *)((const char *)nlh + off);
-	     mnl_attr_ok(attr, (const char *)nlh + nlh->nlmsg_len - (const char *)attr);
-	     attr = mnl_attr_next(attr)) {
-		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
-		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
-			return mnl_attr_get_str(attr);
-	}
-	return NULL;
-}
-
 int main(int argc, char **argv)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
@@ -249,7 +224,7 @@ int main(int argc, char **argv)
 	}
 	e = mnl_nlmsg_get_payload(nlh);
 	if (e->error) {
-		const char *msg = extack_msg(nlh);
+		const char *msg = wb_extack_msg(nlh);
 
 		fprintf(stderr, "kernel: %s%s%s\n", strerror(-e->error),
 			msg ? ": " : "", msg ? msg : "");
