@@ -117,10 +117,7 @@ wb_lab_files "$lab" | while read -r path kind _dest; do
 	module)
 		wb_step "building module $name.ko from $src"
 		mdir=$build/.mod-$name
-		mkdir -p "$mdir"
-		cp "$src" "$mdir/$name.c"
-		echo "obj-m := $name.o" >"$mdir/Kbuild"
-		if ! make -C "$WB_KBUILD" M="$mdir" modules >"$mdir/build.log" 2>&1; then
+		if ! wb_kbuild_module "$name" "$src" "$mdir"; then
 			wb_say "error: module $name does not build; the compiler said:"
 			grep -v -e '^make' -e '^  [A-Z]' "$mdir/build.log" |
 				sed "s#$mdir/$name.c#$src#g" | head -n 40 >&2
@@ -141,11 +138,12 @@ wb_lab_files "$lab" | while read -r path kind _dest; do
 done || exit 6
 # A lab may build more on the host (a test program from the tree, say):
 # HOSTBUILD names a script of its folder, run with the build folder as
-# its argument. It only compiles; the guest runs what it made.
+# its argument; it may source vm/lib.sh ($WB_ROOT) for the harness's
+# helpers. It only compiles; the guest runs what it made.
 hostbuild=$(wb_manifest "$lab" HOSTBUILD)
 if [ -n "$hostbuild" ]; then
 	wb_step "building the lab's host-built parts ($hostbuild)"
-	if ! WB_KSRC=$WB_KSRC WB_KBUILD=$WB_KBUILD WB_CACHE=$WB_CACHE \
+	if ! WB_ROOT=$WB_ROOT WB_KSRC=$WB_KSRC WB_KBUILD=$WB_KBUILD WB_CACHE=$WB_CACHE \
 		sh "$(wb_lab_dir "$lab")/$hostbuild" "$build" >"$build/hostbuild.log" 2>&1; then
 		wb_say "error: $hostbuild failed; its last lines:"
 		tail -n 40 "$build/hostbuild.log" >&2

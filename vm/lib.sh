@@ -116,6 +116,18 @@ wb_klock() {
 	fi
 }
 
+# wb_kbuild_module NAME SRC DIR [CCFLAGS]: build DIR/NAME.ko from the one
+# file SRC, out of tree, against the lab kernel's build with Kbuild.
+# make's output goes to DIR/build.log; its status is returned.
+wb_kbuild_module() {
+	rm -rf "$3"
+	mkdir -p "$3"
+	cp "$2" "$3/$1.c"
+	printf 'obj-m := %s.o\n' "$1" >"$3/Kbuild"
+	[ -z "${4:-}" ] || printf 'ccflags-y := %s\n' "$4" >>"$3/Kbuild"
+	make -C "$WB_KBUILD" M="$3" modules >"$3/build.log" 2>&1
+}
+
 # The lab's FILES entries, one per line: "path kind [dest]", where kind is
 # tree (dest: a path in the kernel tree, defaulting to path), module (an
 # out-of-tree module built from that one file), prog (a guest program) or

@@ -20,33 +20,25 @@
 #                        The command used is in BUILD/link.log.
 set -eu
 build=${1:?usage: hostbuild.sh BUILD}
-: "${WB_KBUILD:?WB_KBUILD names the kernel build folder}"
+: "${WB_ROOT:?WB_ROOT names the workbook checkout}"
+# shellcheck source=../../vm/lib.sh
+. "$WB_ROOT/vm/lib.sh"
 src=$build/.mod-licmod/licmod.c
 if [ ! -f "$src" ]; then
 	echo "hostbuild: $src is missing; licmod.c:module must be built first" >&2
 	exit 1
 fi
 
-# kbuild NAME DIR CCFLAGS: build DIR/NAME.ko from licmod.c with Kbuild;
-# the status is make's, the output is in DIR/build.log.
-kbuild() {
-	rm -rf "$2"
-	mkdir -p "$2"
-	cp "$src" "$2/$1.c"
-	printf 'obj-m := %s.o\nccflags-y := %s\n' "$1" "$3" >"$2/Kbuild"
-	make -C "$WB_KBUILD" M="$2" modules >"$2/build.log" 2>&1
-}
-
 gpl="-DLICMOD_GPL_SYMBOL -DLICMOD_LICENSE='\"GPL\"'"
 
-if ! kbuild licmod_gpl "$build/.mod-licmod_gpl" "$gpl"; then
+if ! wb_kbuild_module licmod_gpl "$src" "$build/.mod-licmod_gpl" "$gpl"; then
 	cat "$build/.mod-licmod_gpl/build.log" >&2
 	exit 1
 fi
 cp "$build/.mod-licmod_gpl/licmod_gpl.ko" "$build/"
 
 prop=$build/.mod-licmod_prop
-if kbuild licmod_prop "$prop" -DLICMOD_GPL_SYMBOL; then
+if wb_kbuild_module licmod_prop "$src" "$prop" -DLICMOD_GPL_SYMBOL; then
 	echo "modpost accepted licmod_prop.ko: it uses no GPL-only symbol" >"$build/modpost.log"
 	cp "$prop/licmod_prop.ko" "$build/"
 	exit 0
@@ -60,7 +52,7 @@ fi
 
 # The same source as "GPL", under the same module name, for its .mod.o.
 stub=$build/.stub-licmod_prop
-if ! kbuild licmod_prop "$stub" "$gpl"; then
+if ! wb_kbuild_module licmod_prop "$src" "$stub" "$gpl"; then
 	cat "$stub/build.log" >&2
 	exit 1
 fi
