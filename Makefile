@@ -5,7 +5,11 @@
 #   make check [LAB=name]         every test, or one lab (solution passes,
 #                                 skeleton fails)
 #   make kernel                   the workbook kernel, in $(WB_CACHE)
-#   make skeletons [LAB=name]     regenerate the students' files
+#   make skeletons [LAB=name]     regenerate the students' files (edited
+#                                 copies are kept aside)
+#   make diff LAB=name            your work, as a patch against the skeleton
+#   make lab-patch LAB=name       (authors) edit a lab's kernel patch in a
+#                                 git tree, then write it back
 #   make labs                     list the labs
 #   make book [EDITION=instructor]
 #   make bench                    measure the pipeline on this machine
@@ -16,7 +20,7 @@ EDITION ?= student
 export RUN VARIANT ACCEL WB_CACHE
 export WB_ROOT := $(CURDIR)
 
-.PHONY: all setup kernel lab gdb check labs skeletons book bench help
+.PHONY: all setup kernel lab gdb check labs skeletons diff lab-patch book bench help
 
 all: help
 
@@ -48,10 +52,16 @@ labs:
 
 skeletons:
 ifeq ($(LAB),)
-	@for l in $$(ls labs); do vm/skel.sh "$$l" || exit 1; done
+	@for l in $$(ls labs); do vm/skel.sh --regenerate "$$l" || exit 1; done
 else
-	@vm/skel.sh "$(LAB)"
+	@vm/skel.sh --regenerate "$(LAB)"
 endif
+
+diff:
+	@vm/skel.sh --diff "$(LAB)"
+
+lab-patch:
+	@vm/labpatch.sh "$(LAB)"
 
 book: setup
 	@vm/book.sh "$(EDITION)"

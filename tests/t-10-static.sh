@@ -44,19 +44,20 @@ for lab in $(wb_lab_names); do
 		t_fail "lab $lab has a manifest, steps, checker, gdb script and worked solution" "missing:$missing"
 	fi
 
-	rm -rf "$tmp/skel"
-	"$WB_ROOT/vm/skel.sh" "$lab" "$tmp/skel"
-	diffs=$(wb_lab_own_files "$lab" | while read -r path _k _d; do
-		diff -u "$d/$path" "$tmp/skel/$path" >/dev/null || echo "$path"
+	tracked=$(wb_lab_own_files "$lab" | while read -r path _k; do
+		git -C "$WB_ROOT" ls-files --error-unmatch "labs/$lab/$path" >/dev/null 2>&1 && echo "$path"
 	done)
-	if [ -z "$diffs" ]; then
-		t_ok "lab $lab: the committed skeleton equals a freshly generated one"
+	rm -rf "$tmp/skel"
+	if [ -z "$tracked" ] && "$WB_ROOT/vm/skel.sh" "$lab" skeleton "$tmp/skel" 2>"$tmp/skel.err"; then
+		t_ok "lab $lab: its student files are generated, none is stored"
 	else
-		t_fail "lab $lab: the committed skeleton equals a freshly generated one" \
-			"differ: $diffs (run: make skeletons LAB=$lab)"
+		t_fail "lab $lab: its student files are generated, none is stored" \
+			"tracked: $tracked" "$(cat "$tmp/skel.err")"
 	fi
-	todo=$(wb_lab_own_files "$lab" | while read -r path _k _d; do
-		grep -q 'TODO [0-9]*:' "$WB_SOLUTIONS/$lab/$path" || echo "$path"
+	rm -rf "$tmp/sol"
+	"$WB_ROOT/vm/skel.sh" "$lab" solution "$tmp/sol" 2>/dev/null
+	todo=$(wb_lab_own_files "$lab" | while read -r path _k; do
+		grep -q 'TODO [0-9]*:' "$tmp/sol/$path" 2>/dev/null || echo "$path"
 	done)
 	if [ -z "$todo" ]; then
 		t_ok "lab $lab: every student file has TODO steps"
@@ -88,9 +89,10 @@ fi
 # Regenerating never loses a student's edit.
 mkdir -p "$tmp/labs"
 cp -r "$WB_LABS/lab0-taint" "$tmp/labs/"
+WB_LABS=$tmp/labs "$WB_ROOT/vm/skel.sh" lab0-taint student 2>/dev/null
 echo "/* my work */" >>"$tmp/labs/lab0-taint/taintmod.c"
-out=$(WB_LABS=$tmp/labs WB_CACHE=$tmp/cache "$WB_ROOT/vm/skel.sh" lab0-taint 2>&1)
-kept=$(find "$tmp/cache/backup" -name taintmod.c 2>/dev/null | head -n 1)
+out=$(WB_LABS=$tmp/labs "$WB_ROOT/vm/skel.sh" --regenerate lab0-taint 2>&1)
+kept=$(find "$WB_CACHE/backup/lab0-taint" -newer "$tmp/labs/lab0-taint/lab.mk" -name taintmod.c 2>/dev/null | head -n 1)
 if [ -n "$kept" ] && grep -q 'my work' "$kept" && printf '%s' "$out" | grep -q "$kept"; then
 	t_ok "regenerating a skeleton keeps the student's edited copy and says where"
 else
@@ -99,7 +101,7 @@ fi
 
 # ---- the kernel series ----
 tree=$WB_KSRC
-sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$WB_KERNEL_DIR/series" >"$tmp/series"
+wb_series "$WB_KERNEL_DIR/series" >"$tmp/series"
 
 # check_patch FILE NAME: git format-patch shape, then checkpatch --strict.
 check_patch() {
@@ -130,81 +132,40 @@ while read -r p; do
 	check_patch "$WB_KERNEL_DIR/patches/$p" "$p"
 done <"$tmp/series"
 
-# The series and the worked solutions cannot drift apart. A lab file the
-# series adds to the tree is the solution itself, markers and all; a file
-# the series changes is the package's file with the series applied, which
-# must be the solution without its TODO marker lines.
-tarball=${WB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# Every lab's exercise patch: format-patch shape, checkpatch --strict.
 for lab in $(wb_lab_names); do
-	wb_lab_files "$lab" | while read -r path kind dest; do
-		[ "$kind" = tree ] || continue
-		dest=${dest:-$path}
-		sol=$WB_SOLUTIONS/$lab/$path
-		added='' changed=''
-		while read -r p; do
-			f=$WB_KERNEL_DIR/patches/$p
-			grep -q "^+++ b/$dest\$" "$f" || continue
-			if grep -B1 "^+++ b/$dest\$" "$f" | grep -q '^--- /dev/null'; then
-				added=1
-			else
-				changed=1
-			fi
-		done <"$tmp/series"
-		[ -n "$added$changed" ] || continue
-		rm -rf "$tmp/apply"
-		mkdir -p "$tmp/apply"
-		if [ -n "$changed" ]; then
-			tar -xJf "$tarball" -C "$tmp/apply" --strip-components=1 \
-				"linux-source-6.1/$dest" 2>/dev/null
-		fi
-		while read -r p; do
-			(cd "$tmp/apply" && git apply --include="$dest" "$WB_KERNEL_DIR/patches/$p" 2>/dev/null) || :
-		done <"$tmp/series"
-		if [ -n "$changed" ]; then
-			what="changes $dest as the solution does (TODO markers aside)"
-			grep -v '^[[:space:]]*\(/\*\|//\) TODO [0-9]*:' "$sol" >"$tmp/want"
-		else
-			what="adds $dest exactly as the solution has it"
-			cp "$sol" "$tmp/want"
-		fi
-		if cmp -s "$tmp/apply/$dest" "$tmp/want"; then
-			t_ok "lab $lab: the series $what"
-		else
-			t_fail "lab $lab: the series $what" \
-				"$(diff -u "$tmp/apply/$dest" "$tmp/want" 2>&1 | head -n 20)"
-		fi
+	for f in $(wb_lab_patches "$lab"); do
+		check_patch "$f" "solutions/$lab/${f##*/}"
 	done
 done
 
-# An exercise patch (kernel/exercises/LAB/*.patch) is the step from the
-# lab's skeleton to its solution: applied to the skeleton's kernel files
-# it must give the solution's, byte for byte.
-for d in "$WB_KERNEL_DIR"/exercises/*/; do
-	[ -d "$d" ] || continue
-	lab=$(basename "$d")
-	rm -rf "$tmp/ex"
-	mkdir -p "$tmp/ex"
-	"$WB_ROOT/vm/skel.sh" "$lab" "$tmp/ex/skel" >/dev/null
-	files=$(wb_lab_files "$lab" | awk '$2 == "tree" { print $1 " " ($3 ? $3 : $1) }')
-	printf '%s\n' "$files" | while read -r path dest; do
-		[ -n "$path" ] || continue
-		mkdir -p "$(dirname "$tmp/ex/tree/$dest")"
-		cp "$tmp/ex/skel/$path" "$tmp/ex/tree/$dest"
-	done
-	ok=1
-	for f in "$d"*.patch; do
-		check_patch "$f" "exercises/$lab/$(basename "$f")"
-		(cd "$tmp/ex/tree" && git apply "$f" 2>"$tmp/ex/err") || ok=0
-	done
-	diffs=$(printf '%s\n' "$files" | while read -r path dest; do
-		[ -n "$path" ] || continue
-		cmp -s "$tmp/ex/tree/$dest" "$WB_SOLUTIONS/$lab/$path" || echo "$dest"
-	done)
-	if [ "$ok" = 1 ] && [ -z "$diffs" ]; then
-		t_ok "lab $lab: its exercise patch turns the skeleton into the solution"
+# Drift: a tree file the exercise patch touches, changed away from the
+# patch's hunks, keeps its change and is reported; changed inside a
+# hunk, the patch stops with the file and the hunk.
+if [ -f "$WB_KBASE/drivers/scsi/scsi_debug.c" ]; then
+	rm -rf "$tmp/base"
+	mkdir -p "$tmp/base/drivers/scsi"
+	sed '1a /* a change Debian made */' "$WB_KBASE/drivers/scsi/scsi_debug.c" \
+		>"$tmp/base/drivers/scsi/scsi_debug.c"
+	rc=0
+	out=$(WB_KBASE=$tmp/base "$WB_ROOT/vm/skel.sh" ia-ranges solution "$tmp/drift" 2>&1) || rc=$?
+	if [ "$rc" = 0 ] && grep -q 'a change Debian made' "$tmp/drift/drivers/scsi/scsi_debug.c" &&
+		grep -q 'TODO 2:' "$tmp/drift/drivers/scsi/scsi_debug.c" &&
+		printf '%s' "$out" | grep -q 'tree moved under'; then
+		t_ok "a tree change beside the exercise is kept and reported as drift"
 	else
-		t_fail "lab $lab: its exercise patch turns the skeleton into the solution" \
-			"$(cat "$tmp/ex/err") differ: $diffs"
+		t_fail "a tree change beside the exercise is kept and reported as drift" "status $rc: $out"
 	fi
-done
+	sed -i 's/if (is_disk && sdebug_cpr_ranges > 0)/if (is_disk \&\& sdebug_cpr_ranges > 1)/' \
+		"$tmp/base/drivers/scsi/scsi_debug.c"
+	rc=0
+	out=$(WB_KBASE=$tmp/base "$WB_ROOT/vm/skel.sh" ia-ranges solution "$tmp/drift2" 2>&1) || rc=$?
+	if [ "$rc" != 0 ] && printf '%s' "$out" | grep -q 'failing hunk #[0-9]* of drivers/scsi/scsi_debug.c'; then
+		t_ok "a tree change inside the exercise stops it, naming the file and the hunk"
+	else
+		t_fail "a tree change inside the exercise stops it, naming the file and the hunk" "status $rc: $out"
+	fi
+else
+	t_fail "the drift tests have a tree" "no $WB_KBASE/drivers/scsi/scsi_debug.c: run make kernel first"
+fi
 t_done

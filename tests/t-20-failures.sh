@@ -116,19 +116,26 @@ t_grep "it is reported with both versions" \
 # A compile error in the student's module and in the student's kernel file.
 mkdir -p "$tmp/labs"
 cp -r "$WB_LABS/lab0-taint" "$tmp/labs/"
+WB_LABS=$tmp/labs "$WB_ROOT/vm/skel.sh" lab0-taint student 2>/dev/null
+cp "$tmp/labs/lab0-taint/taintmod.c" "$tmp/taintmod.c"
 sed -i '0,/return 0;/s//return no_such_value;/' "$tmp/labs/lab0-taint/taintmod.c"
 boot mod lab0-taint WB_LABS="$tmp/labs"
 t_status "a module that does not compile stops the lab with status 6" 6 "$(cat "$tmp/mod.status")"
 t_grep "the message names the student's file and the error" \
 	"$tmp/labs/lab0-taint/taintmod.c:[0-9]+:[0-9]+: error" "$tmp/mod.out"
 
-cp "$WB_LABS/lab0-taint/taintmod.c" "$tmp/labs/lab0-taint/taintmod.c"
+cp "$tmp/taintmod.c" "$tmp/labs/lab0-taint/taintmod.c"
 echo 'this is not C;' >>"$tmp/labs/lab0-taint/fs/proc/tainted.c"
 boot tree lab0-taint WB_LABS="$tmp/labs"
 t_status "a kernel file that does not compile stops the lab with status 6" 6 "$(cat "$tmp/tree.status")"
 t_grep "the compiler's error is shown" 'fs/proc/tainted.c:[0-9]+:[0-9]+: error' "$tmp/tree.out"
 t_grep "the message says which student file it comes from" \
 	"error is in fs/proc/tainted.c, which comes from $tmp/labs/lab0-taint/fs/proc/tainted.c" "$tmp/tree.out"
+# Labs are isolated: with lab 0's file broken, the workbook's kernel
+# (no lab's files) still builds.
+rc=0
+WB_LABS=$tmp/labs "$WB_ROOT/vm/kernel.sh" >"$tmp/iso.out" 2>&1 || rc=$?
+t_status "a compile error in one lab's kernel file does not break the kernel of another" 0 "$rc"
 
 # A cache folder that cannot be written.
 : >"$tmp/not-a-folder"

@@ -14,28 +14,26 @@ wb_lab_require "$lab"
 shift $(($# > 0 ? 1 : 0))
 wb_need_cmds gdb:gdb
 
-[ -f "$WB_KBUILD/vmlinux" ] || wb_die "no vmlinux in $WB_KBUILD yet: run make kernel first"
+# Every run folder under $WB_CACHE/run says which lab it boots
+# (RUNDIR/lab, written by vm/lab.sh).
 live=
-for d in "$WB_CACHE"/run/"$lab".* "$WB_CACHE"/run/check-"$lab"-*; do
+for d in "$WB_CACHE"/run/*; do
+	[ "$(cat "$d/lab" 2>/dev/null)" = "$lab" ] || continue
 	pid=$(cat "$d/qemu.pid" 2>/dev/null || :)
 	if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ -S "$d/gdb.sock" ]; then
 		live="$live $d/qemu.pid"
 	fi
 done
-sock=
-if [ -n "$live" ]; then
-	# The newest running VM of the lab.
-	# shellcheck disable=SC2086,SC2012
-	rundir=$(dirname "$(ls -t $live | head -n 1)")
-	sock=$rundir/gdb.sock
-fi
-[ -n "$sock" ] || wb_die "no VM of lab $lab is running; start one in another terminal with: make lab LAB=$lab"
+[ -n "$live" ] || wb_die "no VM of lab $lab is running; start one in another terminal with: make lab LAB=$lab"
 
-wb_say "attaching to $sock (VM of $rundir)"
+# The newest running VM of the lab.
+# shellcheck disable=SC2086,SC2012
+rundir=$(dirname "$(ls -t $live | head -n 1)")
+wb_say "attaching to $rundir/gdb.sock (VM of $rundir)"
 symbols=$(cat "$rundir/build" 2>/dev/null || echo "$WB_CACHE/labs/$lab")
 IFS='
 '
 # shellcheck disable=SC2046
-set -- $(wb_gdb_args "$sock") -ex "lx-symbols $symbols" "$@"
+set -- $(wb_gdb_args "$rundir") -ex "lx-symbols $symbols $rundir/modules" "$@"
 unset IFS
 exec gdb "$@"

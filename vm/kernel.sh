@@ -1,14 +1,15 @@
 #!/bin/sh
 # make kernel: Debian's linux-source-6.1, the workbook's patch series and
-# config fragments, and the labs' kernel files, built into bzImage, vmlinux,
-# modules and the gdb helpers. The tree and the build live in $WB_CACHE.
+# config fragments (the workbook's and every lab's), and one lab's kernel
+# files, built into bzImage, vmlinux, modules and the gdb helpers. The
+# tree and the build live in $WB_CACHE.
 #
-#   vm/kernel.sh [LAB VARIANT]
-#
-# Every lab's kernel files go into the tree as the student left them,
-# except LAB's, which come from VARIANT (student, solution or skeleton).
-#
-#   vm/kernel.sh --tree      only the tree (for make book), no build
+#   vm/kernel.sh               the workbook's tree, no lab's files in it
+#   vm/kernel.sh LAB VARIANT   LAB's kernel files from VARIANT (student,
+#                              solution or skeleton); every other lab's
+#                              files are the tree's own
+#   vm/kernel.sh --tree        only the tree and the saved copies the
+#                              labs' patches apply to, no build
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -47,44 +48,128 @@ else
 	wb_say "warning: linux-source-6.1 is $version; the series was made on $base. Carrying on: a patch that no longer applies will say so."
 fi
 
-# ---- what the tree should hold ----------------------------------------
+# ---- the tree: the package and the series ------------------------------
 
 series=$WB_KSTATE/series.want
-: >"$series"
-sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$WB_KERNEL_DIR/series" |
-	while read -r p; do
-		f=$WB_KERNEL_DIR/patches/$p
-		[ -f "$f" ] || wb_die "kernel/series names $p, which is not in kernel/patches/"
-		printf '%s %s\n' "$(sha256sum <"$f" | cut -c1-16)" "$p"
-	done >"$series"
+wb_series "$WB_KERNEL_DIR/series" | while read -r p; do
+	f=$WB_KERNEL_DIR/patches/$p
+	[ -f "$f" ] || wb_die "kernel/series names $p, which is not in kernel/patches/"
+	printf '%s %s\n' "$(sha256sum <"$f" | cut -c1-16)" "$p"
+done >"$series"
 
-# The labs' kernel files, "source destination" lines: the workbook's
-# labs as their students left them, except LAB, from VARIANT (and from
-# $WB_LABS, which a test may point elsewhere).
-overlay=$WB_KSTATE/overlay.want
-: >"$overlay"
-extra=
-[ "$WB_LABS" != "$WB_ROOT/labs" ] && extra=$WB_LABS/$LAB/lab.mk
-for mk in "$WB_ROOT"/labs/*/lab.mk $extra; do
-	[ -f "$mk" ] || continue
-	dir=${mk%/lab.mk}
-	lab=${dir##*/}
-	if [ "$lab" = "$LAB" ] && [ "$dir" != "$WB_LABS/$LAB" ]; then
-		continue
-	fi
-	wb_lab_files "$dir" | while read -r path kind dest; do
-		[ "$kind" = tree ] || continue
-		if [ "$lab" = "$LAB" ]; then
-			src=$(wb_variant_file "$lab" "$VARIANT" "$path")
-		else
-			src=$dir/$path
-		fi
-		[ -f "$src" ] || wb_die "lab $lab: $src is missing"
-		printf '%s %s\n' "$src" "${dest:-$path}"
-	done >>"$overlay"
+# One course, one configuration: the workbook's fragments, then every
+# lab's own (labs/*/kernel.config), in the book's order.
+fragments=$(ls "$WB_KERNEL_DIR"/configs/*.config)
+for l in $(WB_LABS=$WB_ROOT/labs wb_lab_names); do
+	[ -f "$WB_ROOT/labs/$l/kernel.config" ] && fragments="$fragments
+$WB_ROOT/labs/$l/kernel.config"
 done
 
-fragments=$(ls "$WB_KERNEL_DIR"/configs/*.config)
+# Files of the tree that differ from the package: after a fresh
+# extraction they get a new mtime, so that objects built from the old
+# content are rebuilt even though tar restores older mtimes.
+touched=$WB_KSTATE/touched
+
+extract() {
+	wb_step "extracting $TARBALL into $WB_KSRC (about 20 s)"
+	rm -rf "$WB_KSRC.new"
+	mkdir -p "$WB_KSRC.new"
+	tar -xJf "$TARBALL" -C "$WB_KSRC.new" --strip-components=1 ||
+		wb_die "could not extract $TARBALL into $WB_KSRC.new (disk full? see df -h $WB_CACHE)"
+	if [ -f "$touched" ]; then
+		# A file that a patch adds is not in the package: skip it without
+		# letting the loop's status (and set -e) end the script.
+		(cd "$WB_KSRC.new" && sort -u "$touched" | while read -r f; do
+			[ ! -e "$f" ] || touch "$f"
+		done)
+	fi
+	rm -rf "$WB_KSRC" "$WB_KBASE"
+	mv "$WB_KSRC.new" "$WB_KSRC"
+	: >"$WB_KSTATE/series.applied"
+	: >"$WB_KSTATE/overlay.applied"
+}
+
+if [ ! -f "$WB_KSRC/Makefile" ] || [ ! -f "$WB_KSTATE/series.applied" ] ||
+	[ ! -f "$WB_KSTATE/overlay.applied" ]; then
+	extract
+fi
+# The patches applied so far must be the start of the series; otherwise
+# start over from the package, since undoing is less reliable than
+# extracting again.
+n_applied=$(wc -l <"$WB_KSTATE/series.applied")
+if [ "$(head -n "$n_applied" "$series")" != "$(cat "$WB_KSTATE/series.applied")" ]; then
+	wb_say "the series changed: starting again from a pristine tree"
+	extract
+	n_applied=0
+fi
+if [ "$n_applied" -lt "$(wc -l <"$series")" ] && [ -s "$WB_KSTATE/overlay.applied" ]; then
+	# A lab's file is in the tree: put the tree's own back first, so that
+	# the series applies to the tree and the saved copies stay pristine.
+	while read -r _src dest; do
+		if [ -f "$WB_KBASE/$dest" ]; then
+			cp "$WB_KBASE/$dest" "$WB_KSRC/$dest"
+		else
+			rm -f "$WB_KSRC/$dest"
+		fi
+	done <"$WB_KSTATE/overlay.applied"
+	: >"$WB_KSTATE/overlay.applied"
+	rm -rf "$WB_KBASE"
+fi
+tail -n +"$((n_applied + 1))" "$series" | while read -r _ p; do
+	wb_step "applying $p"
+	wb_apply_patch "$WB_KSRC" "$WB_KERNEL_DIR/patches/$p" \
+		"kernel/patches/$p (on linux-source-6.1 $version)" || exit 1
+	wb_patch_files "$WB_KERNEL_DIR/patches/$p" >>"$touched"
+	grep " $p\$" "$series" >>"$WB_KSTATE/series.applied"
+done
+
+# The tree's version of every file a lab's exercise patch touches, saved
+# before any lab file goes in: the labs' patches apply to these copies,
+# and a file is put back from here when its lab is no longer built.
+# A lab's tree files (FILES, kind tree) are saved too, for the lab's
+# author to start a patch from (vm/labpatch.sh).
+{
+	for p in "$WB_ROOT"/solutions/*/*.patch "$WB_SOLUTIONS"/*/*.patch; do
+		[ -f "$p" ] && wb_patch_files "$p"
+	done
+	for mk in "$WB_ROOT"/labs/*/lab.mk "$WB_LABS"/*/lab.mk; do
+		[ -f "$mk" ] && wb_lab_own_files "${mk%/lab.mk}" | awk '$2 == "tree" { print $1 }'
+	done
+} | sort -u >"$WB_KSTATE/base.want"
+while read -r f; do
+	if [ -f "$WB_KBASE/$f" ] || [ -f "$WB_KBASE/.absent/$f" ]; then
+		continue
+	fi
+	grep -q " $f\$" "$WB_KSTATE/overlay.applied" && continue
+	if [ -f "$WB_KSRC/$f" ]; then
+		mkdir -p "$(dirname "$WB_KBASE/$f")"
+		cp -p "$WB_KSRC/$f" "$WB_KBASE/$f"
+	else
+		mkdir -p "$(dirname "$WB_KBASE/.absent/$f")"
+		: >"$WB_KBASE/.absent/$f"
+	fi
+done <"$WB_KSTATE/base.want"
+[ "$TREE_ONLY" = 1 ] && exit 0
+
+# ---- the lab's kernel files -------------------------------------------
+
+# Only LAB's files go into the tree, from VARIANT; every other lab's are
+# the tree's own, so that one lab's compile error never breaks another.
+overlay=$WB_KSTATE/overlay.want
+: >"$overlay"
+if [ -n "$LAB" ]; then
+	WB_KLOCKED=1 "$WB_ROOT/vm/skel.sh" "$LAB" "$VARIANT" || exit 1
+	wb_lab_own_files "$LAB" | while read -r path kind; do
+		[ "$kind" = tree ] || continue
+		if [ "$VARIANT" = student ]; then
+			src=$WB_CACHE/labs/$LAB/student/tree/$path
+		else
+			src=$(wb_variant_file "$LAB" "$VARIANT" "$path")
+		fi
+		[ -f "$src" ] || wb_die "lab $LAB: $src is missing"
+		printf '%s %s\n' "$src" "$path"
+	done >"$overlay"
+fi
 
 fingerprint() {
 	{
@@ -106,99 +191,25 @@ if [ "${FORCE:-0}" = 0 ] && [ -f "$WB_KSTATE/built" ] &&
 	[ "$(cat "$WB_KSTATE/built")" = "$want" ] &&
 	[ -f "$WB_KBUILD/arch/x86/boot/bzImage" ] &&
 	[ -z "$(find "$WB_KSRC" -newer "$WB_KSTATE/built" -type f -print 2>/dev/null | head -n 1)" ]; then
-	wb_say "kernel is up to date ($WB_KBUILD, nothing to do)"
+	wb_say "kernel is up to date ($WB_KBUILD${LAB:+, lab $LAB $VARIANT}, nothing to do)"
 	exit 0
 fi
 
-# ---- the tree ---------------------------------------------------------
-
-# Files of the tree that differ from the package: after a fresh
-# extraction they get a new mtime, so that objects built from the old
-# content are rebuilt even though tar restores older mtimes.
-touched=$WB_KSTATE/touched
-
-patch_files() {
-	sed -n -e 's#^+++ b/##p' -e 's#^--- a/##p' "$1" | sort -u
-}
-
-extract() {
-	wb_step "extracting $TARBALL into $WB_KSRC (about 20 s)"
-	rm -rf "$WB_KSRC.new"
-	mkdir -p "$WB_KSRC.new"
-	tar -xJf "$TARBALL" -C "$WB_KSRC.new" --strip-components=1 ||
-		wb_die "could not extract $TARBALL into $WB_KSRC.new (disk full? see df -h $WB_CACHE)"
-	if [ -f "$touched" ]; then
-		# A file that a patch adds is not in the package: skip it without
-		# letting the loop's status (and set -e) end the script.
-		(cd "$WB_KSRC.new" && sort -u "$touched" | while read -r f; do
-			[ ! -e "$f" ] || touch "$f"
-		done)
+# The previous lab's files go back to the tree's version; this lab's are
+# copied only when their content differs, so that make sees a new mtime
+# exactly where something changed.
+while read -r _src dest; do
+	grep -q " $dest\$" "$overlay" && continue
+	wb_say "tree file $dest: back to the tree's version"
+	if [ -f "$WB_KBASE/$dest" ]; then
+		cp "$WB_KBASE/$dest" "$WB_KSRC/$dest"
+	else
+		rm -f "$WB_KSRC/$dest"
 	fi
-	rm -rf "$WB_KSRC"
-	mv "$WB_KSRC.new" "$WB_KSRC"
-	: >"$WB_KSTATE/series.applied"
-	: >"$WB_KSTATE/overlay.applied"
-}
-
-# Print hunk N of FILE in a patch.
-show_hunk() {
-	awk -v file="$2" -v n="$3" '
-		/^\+\+\+ b\// { cur = substr($0, 7); k = 0; show = 0; next }
-		/^diff --git / { show = 0 }
-		/^@@/ && cur == file { k++; show = (k == n) }
-		show { print "    " $0 }' "$1"
-}
-
-apply_patch() {
-	p=$1
-	f=$WB_KERNEL_DIR/patches/$p
-	if ! out=$(patch -d "$WB_KSRC" -p1 -N --dry-run --batch <"$f" 2>&1); then
-		wb_say "error: kernel/patches/$p does not apply to linux-source-6.1 $version:"
-		printf '%s\n' "$out" | sed 's/^/    /' >&2
-		printf '%s\n' "$out" | awk '
-			/^checking file / { file = $3 }
-			/^Hunk #[0-9]+ FAILED/ { sub(/^#/, "", $2); print file, $2 }' |
-			while read -r file n; do
-				wb_say "  failing hunk #$n of $file:"
-				show_hunk "$f" "$file" "$n" >&2
-			done
-		exit 1
-	fi
-	patch -d "$WB_KSRC" -p1 -N --batch -s <"$f" >/dev/null
-	patch_files "$f" >>"$touched"
-}
-
-if [ ! -f "$WB_KSRC/Makefile" ] || [ ! -f "$WB_KSTATE/series.applied" ]; then
-	extract
-fi
-# The patches applied so far must be the start of the series, and every
-# file overlaid so far must still be overlaid; otherwise start over from
-# the package, since undoing is less reliable than extracting again.
-n_applied=$(wc -l <"$WB_KSTATE/series.applied")
-if [ "$(head -n "$n_applied" "$series")" != "$(cat "$WB_KSTATE/series.applied")" ]; then
-	wb_say "the series changed: starting again from a pristine tree"
-	extract
-	n_applied=0
-fi
-cut -d' ' -f2 "$WB_KSTATE/overlay.applied" | while read -r dest; do
-	grep -q " $dest\$" "$overlay" || echo "$dest"
-done >"$WB_KSTATE/overlay.dropped"
-if [ -s "$WB_KSTATE/overlay.dropped" ]; then
-	wb_say "lab files left the tree ($(tr '\n' ' ' <"$WB_KSTATE/overlay.dropped")): starting again from a pristine tree"
-	extract
-	n_applied=0
-fi
-tail -n +"$((n_applied + 1))" "$series" | while read -r _ p; do
-	wb_step "applying $p"
-	apply_patch "$p"
-	grep " $p\$" "$series" >>"$WB_KSTATE/series.applied"
-done
-
-# Lab files: copied only when their content differs, so that make sees a
-# new mtime exactly where something changed.
+done <"$WB_KSTATE/overlay.applied"
 while read -r src dest; do
 	if ! cmp -s "$src" "$WB_KSRC/$dest"; then
-		wb_say "lab file $src -> $dest"
+		wb_say "lab $LAB ($VARIANT): $dest"
 		mkdir -p "$(dirname "$WB_KSRC/$dest")"
 		cp "$src" "$WB_KSRC/$dest"
 	fi
@@ -206,7 +217,6 @@ while read -r src dest; do
 done <"$overlay"
 cp "$overlay" "$WB_KSTATE/overlay.applied"
 [ ! -f "$touched" ] || sort -u "$touched" -o "$touched"
-[ "$TREE_ONLY" = 1 ] && exit 0
 
 # ---- configuration ----------------------------------------------------
 
@@ -219,7 +229,7 @@ kmake() {
 # shellcheck disable=SC2086
 cfg_want=$( (cat $fragments; cat "$series") | sha256sum | cut -c1-32)
 if [ ! -f "$WB_KBUILD/.config" ] || [ "$(cat "$WB_KSTATE/config" 2>/dev/null)" != "$cfg_want" ]; then
-	wb_step "configuring: allnoconfig + $(echo "$fragments" | sed 's#.*/##' | tr '\n' ' ')"
+	wb_step "configuring: allnoconfig + $(echo "$fragments" | sed "s#^$WB_ROOT/##" | tr '\n' ' ')"
 	mkdir -p "$WB_KBUILD"
 	kmake -s allnoconfig >/dev/null
 	# shellcheck disable=SC2086
@@ -265,6 +275,7 @@ if [ "$rc" != 0 ]; then
 	grep -E -B2 -A6 'error:|Error [0-9]' "$log" | grep -v '^WB-MAKE-FAILED' | head -n 60 >&2
 	# Name the student's copy when the error is in a lab file.
 	while read -r src dest; do
+		[ "$VARIANT" = student ] && src=$WB_LABS/$LAB/$dest
 		if grep -q "^[^ ]*$dest:[0-9]*:[0-9]*: error" "$log"; then
 			wb_say "the error is in $dest, which comes from $src"
 		fi

@@ -4,9 +4,11 @@
 #   vm/lab.sh LAB [MODE]
 #
 # MODE is shell (an interactive shell in the lab), run (the guided steps
-# and the checker, then power off), check (the checker only) or cmd (the
-# commands in $WB_CMD). Without MODE: shell on a terminal, run otherwise.
-# VARIANT=student|solution|skeleton picks where the lab's files come from.
+# and the checker, then power off) or cmd (the commands in $WB_CMD).
+# Without MODE: shell on a terminal, run otherwise.
+# VARIANT=student|solution|skeleton picks where the lab's files come from:
+# the lab folder (created from the skeleton on first use), or generated
+# from solutions/LAB into the cache.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/qemu.sh"
@@ -33,32 +35,27 @@ case " $(wb_manifest "$lab" FILES) " in
 *:bpf\ *) wb_need_cmds clang:clang bpftool:bpftool ;;
 esac
 
-vdir=$WB_CACHE/labs/$lab/$variant
-build=$vdir/build
-if [ "$variant" = skeleton ]; then
-	rm -rf "$WB_CACHE/labs/$lab/skeleton"
-	"$WB_ROOT/vm/skel.sh" "$lab" "$WB_CACHE/labs/$lab/skeleton"
-fi
+build=$WB_CACHE/labs/$lab/$variant/build
 
 rundir=${WB_RUN_DIR:-$WB_CACHE/run/$lab.$$}
 mkdir -p "$rundir"
-rm -f "$rundir/qemu.pid" "$rundir/gdb.pid" "$rundir/timeout.pid"
-# The run folder stays for make gdb and for reading the logs; the copy of
-# the modules goes with the VM.
-trap 'wb_kill_rundir "$rundir"; rm -rf "$rundir/modules"' EXIT
+for f in $WB_PIDFILES; do rm -f "$rundir/$f.pid"; done
+echo "$lab" >"$rundir/lab"
+# The run folder stays for make gdb and for reading the logs; the kernel
+# and modules it booted go with the VM.
+trap 'wb_kill_rundir "$rundir"; wb_rundir_release "$rundir"' EXIT
 trap 'wb_kill_rundir "$rundir"; exit 130' INT TERM
 
-# The kernel build and a copy of its modules, under the tree's lock: the
-# kernel is shared by every lab, and another lab (in another terminal)
-# may rebuild it while this VM runs. This VM keeps the modules of the
-# kernel it boots. Exit status 6: the lab could not be built.
+# The kernel build, under the tree's lock: the tree is shared by every
+# lab, and another lab (in another terminal) may rebuild it while this VM
+# runs. The VM and gdb use a link to this build's vmlinux and a copy of
+# its modules, kept in the run folder until the VM is gone, so that a
+# rebuild never changes them under a running lab. Exit status 6: the lab
+# could not be built.
 wb_klock
 WB_KLOCKED=1 "$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit 6
 "$WB_ROOT/vm/initramfs.sh" || exit 6
-rm -rf "$rundir/modules"
-if [ -d "$WB_KMODROOT/lib/modules" ]; then
-	cp -a "$WB_KMODROOT/lib/modules" "$rundir/modules"
-fi
+wb_rundir_kernel "$rundir"
 exec 9>&-
 
 # ---- the lab's modules and programs -----------------------------------
@@ -86,8 +83,8 @@ bpf_cc() {
 		bpftool btf dump file "$WB_KBUILD/vmlinux" format c >"$build/vmlinux.h" ||
 			wb_die "bpftool could not dump the BTF of $WB_KBUILD/vmlinux"
 	fi
-	if ! clang -O2 -g -target bpf -D__TARGET_ARCH_x86 -Wall \
-		-I "$build" -idirafter "/usr/include/$(gcc -print-multiarch)" \
+	# shellcheck disable=SC2046
+	if ! clang $(wb_bpf_cflags) -Wall -I "$build" \
 		-c "$2" -o "$build/$1.o" 2>"$build/$1.log"; then
 		wb_say "error: BPF program $1 does not build; clang said:"
 		head -n 40 "$build/$1.log" >&2
@@ -97,7 +94,7 @@ bpf_cc() {
 
 mkdir -p "$build"
 find "$build" -mindepth 1 -maxdepth 1 ! -name out -exec rm -rf {} +
-wb_lab_files "$lab" | while read -r path kind _dest; do
+wb_lab_files "$lab" | while read -r path kind; do
 	case $kind in
 	ktool | kfile) src=$WB_KSRC/$path ;;
 	*) src=$(wb_variant_file "$lab" "$variant" "$path") ;;
@@ -137,13 +134,19 @@ wb_lab_files "$lab" | while read -r path kind _dest; do
 	esac
 done || exit 6
 # A lab may build more on the host (a test program from the tree, say):
-# HOSTBUILD names a script of its folder, run with the build folder as
-# its argument; it may source vm/lib.sh ($WB_ROOT) for the harness's
-# helpers. It only compiles; the guest runs what it made.
+# HOSTBUILD names a script of its folder, run as "sh SCRIPT BUILD". It
+# finds the variant's own files in $WB_LAB_SRC, may keep work between
+# runs in $WB_LAB_CACHE, runs make with -j$WB_JOBS, and may source
+# $WB_ROOT/vm/lib.sh for the harness's helpers (wb_kbuild_module,
+# wb_bpf_cflags). It only compiles; the guest runs what it made.
 hostbuild=$(wb_manifest "$lab" HOSTBUILD)
 if [ -n "$hostbuild" ]; then
 	wb_step "building the lab's host-built parts ($hostbuild)"
+	lcache=$WB_CACHE/labs/$lab/cache
+	mkdir -p "$lcache"
 	if ! WB_ROOT=$WB_ROOT WB_KSRC=$WB_KSRC WB_KBUILD=$WB_KBUILD WB_CACHE=$WB_CACHE \
+		WB_JOBS=$WB_JOBS WB_LAB_SRC=$(wb_variant_dir "$lab" "$variant") \
+		WB_LAB_CACHE=$lcache \
 		sh "$(wb_lab_dir "$lab")/$hostbuild" "$build" >"$build/hostbuild.log" 2>&1; then
 		wb_say "error: $hostbuild failed; its last lines:"
 		tail -n 40 "$build/hostbuild.log" >&2

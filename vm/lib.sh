@@ -16,6 +16,9 @@ WB_KMODROOT=$WB_CACHE/kernel/modroot
 WB_JOBS=${WB_JOBS:-$(($(nproc) + 1))}
 # The marker every guest-side script looks for on the kernel command line.
 WB_MARKER=wb.vm=kernel-workbook
+# What a boot may leave running, by pid file in its run folder
+# (RUNDIR/NAME.pid): QEMU, the timeout(1) around it, and gdb.
+WB_PIDFILES="qemu gdb timeout"
 
 wb_say() {
 	printf '%s\n' "$*" >&2
@@ -128,11 +131,18 @@ wb_kbuild_module() {
 	make -C "$WB_KBUILD" M="$3" modules >"$3/build.log" 2>&1
 }
 
-# The lab's FILES entries, one per line: "path kind [dest]", where kind is
-# tree (dest: a path in the kernel tree, defaulting to path), module (an
-# out-of-tree module built from that one file), prog (a guest program) or
-# bpf (a BPF program, NAME.bpf.c compiled by clang into /build/NAME.bpf.o
-# against the lab kernel's vmlinux.h).
+# The clang flags every BPF program of the workbook is compiled with, for
+# the lab kernel's architecture; a caller adds its include folders.
+wb_bpf_cflags() {
+	printf '%s\n' -O2 -g -target bpf -D__TARGET_ARCH_x86 -mlittle-endian \
+		-idirafter "/usr/include/$(gcc -print-multiarch)"
+}
+
+# The lab's FILES entries, one per line: "path kind". kind is tree (a
+# file of the kernel tree that the lab's exercise patch changes or adds),
+# module (an out-of-tree module built from that one file), prog (a guest
+# program) or bpf (a BPF program, NAME.bpf.c compiled by clang into
+# /build/NAME.bpf.o against the lab kernel's vmlinux.h).
 # Two more kinds name a file of the kernel tree, not of the lab: ktool (a
 # program of the tree, such as a selftest helper, built for the guest)
 # and kfile (a file of the tree, such as a selftest script, copied as it
@@ -147,23 +157,88 @@ wb_lab_files() {
 # The lab's own files (those the student edits): kinds tree, module,
 # prog, bpf.
 wb_lab_own_files() {
-	wb_lab_files "$1" | while read -r path kind dest; do
+	wb_lab_files "$1" | while read -r path kind; do
 		case $kind in
 		ktool | kfile) ;;
-		*) echo "$path $kind${dest:+ $dest}" ;;
+		*) echo "$path $kind" ;;
 		esac
 	done
 }
 
-# Where the file of a lab comes from for a variant: student (the lab
-# folder as the student left it), solution, or skeleton (generated into
-# the variant's folder by the caller).
-wb_variant_file() {
-	lab=$1 variant=$2 path=$3
-	case $variant in
-	student) printf '%s/%s/%s\n' "$WB_LABS" "$lab" "$path" ;;
-	solution) printf '%s/%s/%s\n' "$WB_SOLUTIONS" "$lab" "$path" ;;
-	skeleton) printf '%s/labs/%s/skeleton/%s\n' "$WB_CACHE" "$lab" "$path" ;;
-	*) wb_die "unknown variant '$variant' (student, solution or skeleton)" ;;
+# The lab's kernel exercise: its worked solution as git format-patch
+# files against the workbook's tree (package plus kernel/series), in
+# order. Empty for a lab that changes no kernel file.
+wb_lab_patches() {
+	for p in "$WB_SOLUTIONS/$1"/*.patch; do
+		[ -f "$p" ] && echo "$p"
+	done
+	return 0
+}
+
+# The files a patch creates or changes, one per line.
+wb_patch_files() {
+	sed -n 's#^+++ b/##p' "$1" | sort -u
+}
+
+# The entries of a series file: one patch name per line, without the
+# comments and blank lines.
+wb_series() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1"
+}
+
+# The folder a variant's files are written to: solution and skeleton are
+# generated into the cache; student is the lab folder itself.
+wb_variant_dir() {
+	case $2 in
+	student) printf '%s/%s\n' "$WB_LABS" "$1" ;;
+	solution | skeleton) printf '%s/labs/%s/%s/src\n' "$WB_CACHE" "$1" "$2" ;;
+	*) wb_die "unknown variant '$2' (student, solution or skeleton)" ;;
 	esac
+}
+
+# Where the file of a lab comes from for a variant.
+wb_variant_file() {
+	printf '%s/%s\n' "$(wb_variant_dir "$1" "$2")" "$3"
+}
+
+# The pristine tree files the labs' patches apply to, saved by
+# vm/kernel.sh before any lab file goes into the tree.
+WB_KBASE=${WB_KBASE:-$WB_KSTATE/base}
+
+# wb_show_hunk PATCH FILE N: print hunk N of FILE in a patch, indented.
+wb_show_hunk() {
+	awk -v file="$2" -v n="$3" '
+		/^\+\+\+ b\// { cur = substr($0, 7); k = 0; show = 0; next }
+		/^diff --git / { show = 0 }
+		/^@@/ && cur == file { k++; show = (k == n) }
+		show { print "    " $0 }' "$1"
+}
+
+# wb_apply_patch DIR PATCH LABEL: apply a git format-patch file to the
+# tree in DIR, all or nothing. A hunk that applies only at another line
+# or with fuzz means the tree moved under the patch: that is reported as
+# drift and the patch still applies (the tree's change is kept). A hunk
+# that does not apply stops with the file, the hunk and its text; DIR is
+# then left as it was. Status 0 when applied.
+wb_apply_patch() {
+	if ! out=$(patch -d "$1" -p1 -N --dry-run --batch <"$2" 2>&1); then
+		wb_say "error: $3 does not apply:"
+		printf '%s\n' "$out" | sed 's/^/    /' >&2
+		printf '%s\n' "$out" | awk '
+			/^checking file / { file = $3 }
+			/^Hunk #[0-9]+ FAILED/ { sub(/^#/, "", $2); print file, $2 }' |
+			while read -r file n; do
+				wb_say "  failing hunk #$n of $file:"
+				wb_show_hunk "$2" "$file" "$n" >&2
+			done
+		return 1
+	fi
+	drift=$(printf '%s\n' "$out" | awk '
+		/^checking file / { file = $3 }
+		/^Hunk #[0-9]+ succeeded/ { print "    " file ": " $0 }')
+	if [ -n "$drift" ]; then
+		wb_say "warning: the tree moved under $3 (applied, the tree's changes are kept):"
+		printf '%s\n' "$drift" >&2
+	fi
+	patch -d "$1" -p1 -N --batch -s --no-backup-if-mismatch <"$2" >/dev/null
 }

@@ -3,10 +3,6 @@
 # and a boot that always ends, with a verdict read from the console.
 # Sourced by vm/lab.sh and vm/bench.sh after vm/lib.sh.
 
-# vmlinux itself, through its PVH entry point (CONFIG_PVH): QEMU loads it
-# directly, with no decompression, which boots faster than bzImage under
-# TCG, and it is the very file gdb reads symbols from.
-WB_KERNEL_IMAGE=$WB_KBUILD/vmlinux
 WB_INITRAMFS=$WB_CACHE/initramfs.cpio.gz
 WB_KVM_PROBE=$WB_CACHE/kvm-probe
 
@@ -24,7 +20,7 @@ wb_qemu_args() {
 	printf '%s\n' -name "workbook-$lab" -nodefaults -no-user-config \
 		-machine "q35,accel=$accel" -cpu "$cpu" -smp "${WB_SMP:-2}" -m "${WB_MEM:-1024}" \
 		-display none -no-reboot \
-		-kernel "$WB_KERNEL_IMAGE" -initrd "$WB_INITRAMFS" \
+		-kernel "$rundir/vmlinux" -initrd "$WB_INITRAMFS" \
 		-append "console=ttyS0 nokaslr panic=-1 ${WB_OOPS:-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows ${WB_CMDLINE:-}" \
 		-fsdev "local,id=host,path=/,readonly=on,security_model=none,multidevs=remap" \
 		-device "virtio-9p-pci,fsdev=host,mount_tag=host" \
@@ -51,12 +47,38 @@ wb_qemu_args() {
 	return 0
 }
 
-# wb_gdb_args SOCKET: the gdb arguments, one per line, that load vmlinux
-# with the tree's gdb helpers and connect to a VM's gdb stub.
+# wb_rundir_kernel RUNDIR: what a VM boots, kept in its run folder while
+# it runs (the caller holds the tree's lock). vmlinux itself is booted,
+# through its PVH entry point (CONFIG_PVH): QEMU loads it with no
+# decompression, faster than bzImage under TCG, and it is the very file
+# gdb reads symbols from. A hard link costs nothing, and the linker
+# replaces vmlinux by a new file at the next build, leaving the link as
+# it was; a copy where a link cannot be made. The in-tree modules are
+# copied (init mounts them on /lib/modules, lx-symbols reads them).
+wb_rundir_kernel() {
+	rm -f "$1/vmlinux"
+	ln "$WB_KBUILD/vmlinux" "$1/vmlinux" 2>/dev/null ||
+		cp "$WB_KBUILD/vmlinux" "$1/vmlinux" ||
+		wb_die "cannot put vmlinux into $1"
+	rm -rf "$1/modules"
+	if [ -d "$WB_KMODROOT/lib/modules" ]; then
+		cp -a "$WB_KMODROOT/lib/modules" "$1/modules"
+	fi
+}
+
+# The run folder keeps its logs; the kernel and modules go with the VM.
+wb_rundir_release() {
+	rm -rf "$1/modules" "$1/vmlinux"
+}
+
+# wb_gdb_args RUNDIR: the gdb arguments, one per line, that load the
+# vmlinux a VM booted with the tree's gdb helpers and connect to its gdb
+# stub.
 wb_gdb_args() {
 	printf '%s\n' -q -nx -ex 'set pagination off' -ex 'set confirm off' \
 		-ex "add-auto-load-safe-path $WB_KBUILD" \
-		-ex "file $WB_KBUILD/vmlinux" -ex "target remote $1"
+		-ex "file $1/vmlinux" -ex "source $WB_KBUILD/vmlinux-gdb.py" \
+		-ex "target remote $1/gdb.sock"
 }
 
 # wb_accel: tcg, unless ACCEL says otherwise or a probe boot has shown
@@ -77,6 +99,7 @@ wb_accel() {
 	if [ ! -f "$WB_KVM_PROBE" ] || [ "$(sed -n 2p "$WB_KVM_PROBE")" != "$key" ]; then
 		wb_say "probing KVM (a short boot, at most ${WB_KVM_PROBE_SECONDS:-10} s; the answer is kept in $WB_KVM_PROBE)"
 		pdir=$(mktemp -d "$WB_CACHE/probe.XXXXXX")
+		wb_rundir_kernel "$pdir"
 		# shellcheck disable=SC2046
 		IFS='
 ' set -- $(wb_qemu_args kvm probe probe "$pdir" "$pdir")
@@ -95,7 +118,8 @@ wb_accel() {
 
 # Kill what a boot left running: QEMU, the timeout wrapper and gdb.
 wb_kill_rundir() {
-	for f in "$1/qemu.pid" "$1/gdb.pid" "$1/timeout.pid"; do
+	for f in $WB_PIDFILES; do
+		f=$1/$f.pid
 		[ -f "$f" ] || continue
 		pid=$(cat "$f")
 		if [ -n "$pid" ]; then
@@ -158,7 +182,7 @@ wb_boot() {
 		IFS='
 '
 		# shellcheck disable=SC2046
-		set -- $(wb_gdb_args "$rundir/gdb.sock")
+		set -- $(wb_gdb_args "$rundir")
 		unset IFS
 		timeout -k 5 "$limit" gdb -batch "$@" -x "$WB_GDB_SCRIPT" -ex detach \
 			>"$rundir/gdb.log" 2>&1 </dev/null &

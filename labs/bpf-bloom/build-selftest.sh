@@ -1,6 +1,6 @@
 #!/bin/sh
 # Host side, run by vm/lab.sh as: sh labs/bpf-bloom/build-selftest.sh BUILD_DIR
-# with WB_KSRC, WB_KBUILD and WB_CACHE set. It only compiles.
+# with WB_KSRC, WB_LAB_CACHE and WB_JOBS set. It only compiles.
 #
 # The tree's BPF selftest for the Bloom-filter map,
 # tools/testing/selftests/bpf/prog_tests/bloom_filter_map.c, needs the
@@ -12,15 +12,16 @@
 # as: ./test_progs -t bloom_filter_map
 #
 # Nothing here depends on the lab's kernel build (the BPF program uses the
-# tree's UAPI header, not vmlinux.h), so the work is kept in
-# $WB_CACHE/selftest-bpf and redone only when the tree or this script
-# changes.
+# tree's UAPI header, not vmlinux.h), so the work is kept in the lab's
+# cache ($WB_LAB_CACHE/selftest-bpf) and redone only when the tree or this
+# script changes.
 set -eu
 out=${1:?usage: build-selftest.sh BUILD_DIR}
-: "${WB_KSRC:?}" "${WB_CACHE:?}"
+: "${WB_KSRC:?}" "${WB_LAB_CACHE:?}" "${WB_ROOT:?}"
+# shellcheck source=../../vm/lib.sh
+. "$WB_ROOT/vm/lib.sh"
 st=$WB_KSRC/tools/testing/selftests/bpf
-c=$WB_CACHE/selftest-bpf
-arch=x86
+c=$WB_LAB_CACHE/selftest-bpf
 
 # What the result depends on: this script and the sources it compiles.
 stamp=$(
@@ -44,17 +45,15 @@ mkdir -p "$c/libbpf" "$c/root" "$c/gen/prog_tests" "$c/bpf" "$c/obj"
 #    bpf_helper_defs.h) under $c/root/include/bpf.
 echo "selftest: libbpf from $WB_KSRC/tools/lib/bpf"
 make -s -C "$WB_KSRC/tools/lib/bpf" OUTPUT="$c/libbpf/" \
-	DESTDIR="$c/root" prefix= -j2 "$c/libbpf/libbpf.a" install_headers
+	DESTDIR="$c/root" prefix= -j"$WB_JOBS" "$c/libbpf/libbpf.a" install_headers
 inc=$c/root/include
 
 # 2. The test's BPF program, compiled the way the selftests compile
 #    theirs, and its libbpf skeleton (host bpftool).
 echo "selftest: progs/bloom_filter_map.c"
-clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$arch -mlittle-endian \
-	-Werror -Wno-compare-distinct-pointer-types \
-	-I "$inc" -I "$st" -I "$WB_KSRC/tools/include/uapi" \
-	-idirafter /usr/local/include \
-	-idirafter "/usr/include/$(gcc -print-multiarch)" -idirafter /usr/include \
+# shellcheck disable=SC2046
+clang $(wb_bpf_cflags) -mcpu=v3 -Werror -Wno-compare-distinct-pointer-types \
+	-I "$inc" -I "$st" -I "$WB_KSRC/tools/include/uapi" -idirafter /usr/include \
 	-c "$st/progs/bloom_filter_map.c" -o "$c/bpf/bloom_filter_map.bpf.o"
 bpftool gen object "$c/bpf/bloom_filter_map.linked.o" "$c/bpf/bloom_filter_map.bpf.o"
 bpftool gen skeleton "$c/bpf/bloom_filter_map.linked.o" name bloom_filter_map \

@@ -5,7 +5,6 @@
 CHAPTER := 02
 TITLE := The BPF Bloom-filter map: sizing, hashing and false positives
 TIMEOUT := 900
-CONFIG := kernel/configs/20-bpf-bloom.config
 FILES := kernel/bpf/bloom_filter.c:tree bloom.c:prog bloom.bpf.c:bpf
 LDLIBS := -lbpf -lelf -lz -lm
 HOSTBUILD := build-selftest.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bpf-license, host side (HOSTBUILD in lab.mk): two more modules from the
-# variant's licmod.c, both with LICMOD_GPL_SYMBOL (so they call
+# variant's licmod.c ($WB_LAB_SRC/licmod.c), both with LICMOD_GPL_SYMBOL (so they call
 # ktime_get(), exported with EXPORT_SYMBOL_GPL()).
 #
 #   sh hostbuild.sh BUILD
@@ -23,9 +23,9 @@ build=${1:?usage: hostbuild.sh BUILD}
 : "${WB_ROOT:?WB_ROOT names the workbook checkout}"
 # shellcheck source=../../vm/lib.sh
 . "$WB_ROOT/vm/lib.sh"
-src=$build/.mod-licmod/licmod.c
+src=${WB_LAB_SRC:?WB_LAB_SRC names the folder of the variant files}/licmod.c
 if [ ! -f "$src" ]; then
-	echo "hostbuild: $src is missing; licmod.c:module must be built first" >&2
+	echo "hostbuild: $src is missing" >&2
 	exit 1
 fi
 

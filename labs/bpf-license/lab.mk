@@ -5,7 +5,6 @@
 CHAPTER := 02
 TITLE := GPL-only helpers and symbols: one BPF program and one module under two licenses
 TIMEOUT := 300
-CONFIG := kernel/configs/21-bpf-license.config
 FILES := helpers.bpf.c:bpf licload.c:prog licmod.c:module
 LDLIBS := -lbpf -lelf -lz
 HOSTBUILD := hostbuild.sh

@@ -3,5 +3,4 @@
 CHAPTER := 03
 TITLE := Independent access ranges from an emulated multi-actuator disk
 TIMEOUT := 300
-CONFIG := kernel/configs/30-ia-ranges.config
 FILES := drivers/scsi/scsi_debug.c:tree iaranges.c:prog

@@ -4,6 +4,5 @@
 CHAPTER := 05
 TITLE := IOAM inline, encap and auto insertion across three namespaces
 TIMEOUT := 600
-CONFIG := kernel/configs/50-ioam6-encap.config
 FILES := net/ipv6/ioam6_iptunnel.c:tree ioam6dump.c:prog ioam6route.c:prog tools/testing/selftests/net/ioam6_parser.c:ktool tools/testing/selftests/net/ioam6.sh:kfile
 LDLIBS := -lmnl

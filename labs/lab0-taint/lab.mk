@@ -2,5 +2,4 @@
 CHAPTER := front
 TITLE := Reading the taint mask: a /proc file, a module and a decoder
 TIMEOUT := 120
-CONFIG := kernel/configs/10-lab0-taint.config
 FILES := fs/proc/tainted.c:tree taintmod.c:module taintdecode.c:prog

@@ -4,6 +4,5 @@
 CHAPTER := 05
 TITLE := Transceiver module power mode on a simulated netdevsim module
 TIMEOUT := 600
-CONFIG := kernel/configs/51-module-power.config
 FILES := drivers/net/netdevsim/module.c:tree modset.c:prog tools/testing/selftests/drivers/net/netdevsim/ethtool-module.sh:kfile tools/testing/selftests/drivers/net/netdevsim/ethtool-common.sh:kfile
 LDLIBS := -lmnl

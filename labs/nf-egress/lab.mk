@@ -4,5 +4,4 @@
 CHAPTER := 05
 TITLE := Netfilter on egress: nft chains, the order against tc, a hook of your own
 TIMEOUT := 600
-CONFIG := kernel/configs/52-nf-egress.config
 FILES := nfegress.c:module

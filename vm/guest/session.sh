@@ -1,7 +1,6 @@
 #!/bin/sh
 # What the workbook VM does once its root is ready, as /wb/session.sh:
 #   run    the lab's guided steps (/lab/run.sh), then its checker
-#   check  the checker only
 #   cmd    /build/cmd.sh, a command the harness wrote for this boot
 #   shell  an interactive shell in /lab
 set -u
@@ -14,8 +13,8 @@ status() {
 }
 
 case $1 in
-run | check)
-	if [ "$1" = run ] && [ -f /lab/run.sh ]; then
+run)
+	if [ -f /lab/run.sh ]; then
 		echo "WB-STEPS-BEGIN"
 		sh /lab/run.sh
 		echo "WB-STEPS-END $?"
