@@ -10,13 +10,43 @@ set -eu
 lab=${1:-}
 wb_lab_require "$lab"
 ldir=$(wb_lab_dir "$lab")
+t_plan 3
 
-# The KTAP block the checker printed must be well formed: a version line,
-# a plan, and as many results as planned.
+# The KTAP block the checker printed must be well formed (ktap.rst): the
+# version line, then the plan before any result, then as many results as
+# planned, numbered from 1 in order; kselftest's "# Totals:" line, when
+# there is one, must add up to them. Other lines may come anywhere: the
+# console interleaves the kernel's own messages with the checker's.
 ktap_wellformed() {
-	grep -q '^KTAP version 1$' "$1" || return 1
-	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$1" | head -n 1)
-	[ -n "$plan" ] && [ "$(grep -c -E '^(not )?ok [0-9]+ ' "$1")" = "$plan" ]
+	awk '
+		!started { if ($0 == "KTAP version 1") started = 1; next }
+		/^1\.\.[0-9]+$/ && plan == "" && n == 0 { plan = substr($0, 4) + 0; next }
+		/^(not )?ok [0-9]+( |$)/ {
+			if (plan == "")
+				bad = 1
+			n++
+			num = ($1 == "not") ? $3 : $2
+			if (num != n)
+				bad = 1
+			if ($1 == "not")
+				nok++
+			next
+		}
+		/^# Totals: / {
+			for (i = 3; i <= NF; i++) {
+				split($i, kv, ":")
+				sum += kv[2]
+				if (kv[1] == "fail")
+					fail = kv[2]
+			}
+			totals = 1
+		}
+		END {
+			if (!started || plan == "" || bad || n != plan)
+				exit 1
+			if (totals && (sum != n || fail + 0 != nok + 0))
+				exit 1
+		}' "$1"
 }
 
 run_variant() {

@@ -1,27 +1,29 @@
 # shellcheck shell=sh
-# Helpers for the harness's own tests (tests/t-*.sh). Each test prints
-# "ok N description" or "not ok N description" lines and, on failure,
-# what was expected and what was seen.
+# Helpers for the harness's own tests (tests/t-*.sh, tests/check-lab.sh).
+# Each test prints KTAP through vm/ktap.sh, the emitter the labs'
+# checkers use in the guest: "ok N description" or "not ok N description"
+# and, on failure, what was expected and what was seen. tests/run.sh
+# nests each test's report in its own. A test that knows how many
+# results it prints says so first with t_plan; one that does not (its
+# count depends on the labs and patches it finds) prints no plan, which
+# KTAP allows.
 WB_ROOT=${WB_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 export WB_ROOT
 . "$WB_ROOT/vm/lib.sh"
-T_N=0
-T_FAILED=0
+. "$WB_ROOT/vm/ktap.sh"
+
+# t_plan N: N results follow; call it before printing anything else.
+t_plan() {
+	ktap_plan "$1"
+}
 
 t_ok() {
-	T_N=$((T_N + 1))
-	echo "ok $T_N $*"
+	ktap_ok "$@"
 }
 
 # t_fail DESCRIPTION [DETAILS...]
 t_fail() {
-	T_N=$((T_N + 1))
-	T_FAILED=$((T_FAILED + 1))
-	echo "not ok $T_N $1"
-	shift
-	for d; do
-		printf '%s\n' "$d" | sed 's/^/# /'
-	done
+	ktap_not_ok "$@"
 }
 
 # t_grep DESCRIPTION EXTENDED-REGEX FILE: the file has a matching line.
@@ -51,23 +53,28 @@ t_nonzero() {
 	fi
 }
 
-# No process a run started may outlive it: QEMU, its timeout and gdb.
+# t_no_leftovers DESCRIPTION RUNDIR: no process a run started outlives
+# it. What a boot may leave running is vm/lib.sh's list, WB_PIDFILES,
+# each as RUNDIR/NAME.pid, so that a new one is checked here too.
 t_no_leftovers() {
-	left=
-	for f in "$2"/qemu.pid "$2"/gdb.pid "$2"/timeout.pid; do
-		[ -f "$f" ] || continue
-		pid=$(cat "$f")
-		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-			left="$left $(basename "$f" .pid)=$pid"
+	t_left=
+	for t_name in $WB_PIDFILES; do
+		t_pidfile=$2/$t_name.pid
+		[ -f "$t_pidfile" ] || continue
+		t_pid=$(cat "$t_pidfile")
+		if [ -n "$t_pid" ] && kill -0 "$t_pid" 2>/dev/null; then
+			t_left="$t_left $t_name=$t_pid"
 		fi
 	done
-	if [ -z "$left" ]; then
+	if [ -z "$t_left" ]; then
 		t_ok "$1"
 	else
-		t_fail "$1" "still running:$left"
+		t_fail "$1" "still running:$t_left"
 	fi
 }
 
+# The totals line; the status is 0 only if nothing failed (and, with a
+# plan, as many results as planned were printed).
 t_done() {
-	[ "$T_FAILED" = 0 ]
+	ktap_done
 }

@@ -2,6 +2,10 @@
 # make kernel builds the workbook kernel, then has nothing to do.
 set -u
 . "$(dirname "$0")/lib.sh"
+# Known up front, and printed before the build's minutes of progress
+# lines, so that the report's plan comes first: keep it in step with the
+# checks below.
+t_plan 10
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
