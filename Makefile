@@ -10,6 +10,8 @@
 #   make diff LAB=name            your work, as a patch against the skeleton
 #   make lab-patch LAB=name       (authors) edit a lab's kernel patch in a
 #                                 git tree, then write it back
+#   make new-lab NAME=name [CHAPTER=nn]  (authors) the scaffold of a new
+#                                 lab, which passes make check as it is
 #   make labs                     list the labs
 #   make book [EDITION=instructor]
 #   make bench                    measure the pipeline on this machine
@@ -20,7 +22,7 @@ EDITION ?= student
 export RUN VARIANT ACCEL WB_CACHE
 export WB_ROOT := $(CURDIR)
 
-.PHONY: all setup kernel lab gdb check labs skeletons diff lab-patch book bench help
+.PHONY: all setup kernel lab gdb check labs skeletons diff lab-patch new-lab book bench help
 
 all: help
 
@@ -62,6 +64,9 @@ diff:
 
 lab-patch:
 	@vm/labpatch.sh "$(LAB)"
+
+new-lab:
+	@vm/newlab.sh "$(NAME)" $(CHAPTER)
 
 book: setup
 	@vm/book.sh "$(EDITION)"

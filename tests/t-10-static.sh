@@ -168,4 +168,14 @@ if [ -f "$WB_KBASE/drivers/scsi/scsi_debug.c" ]; then
 else
 	t_fail "the drift tests have a tree" "no $WB_KBASE/drivers/scsi/scsi_debug.c: run make kernel first"
 fi
+
+# No upstream file stored whole: of the tracked lines, under 5% are found
+# in the tree file of the same name (vm/upstream-share.sh says how).
+if share=$("$WB_ROOT/vm/upstream-share.sh" 2>&1) &&
+	awk -v p="${share##* }" 'BEGIN { exit !(p < 5) }'; then
+	t_ok "tracked lines that are upstream copies: ${share##* }% (under 5%)"
+else
+	t_fail "tracked lines that are upstream copies: under 5%" "seen: $share" \
+		"the files with upstream lines: vm/upstream-share.sh -v"
+fi
 t_done
