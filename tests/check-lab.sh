@@ -63,11 +63,14 @@ echo "# $lab: solution, with $ldir/lab.gdb attached"
 WB_GDB_SCRIPT=$ldir/lab.gdb run_variant solution
 sdir=$WB_CACHE/run/check-$lab-solution
 rc=$(cat "$sdir/status")
-if [ "$rc" = 0 ] && ktap_wellformed "$sdir/ktap"; then
-	t_ok "$lab: the solution passes the checker"
+# The solution earns every point, and POINTS (if the lab gives it) has
+# one entry per result the checker planned.
+score=$(wb_points "$lab" "$sdir/ktap" 2>"$sdir/points.err") || score="error: $(cat "$sdir/points.err")"
+if [ "$rc" = 0 ] && ktap_wellformed "$sdir/ktap" && [ "${score% *}" = "${score#* }" ]; then
+	t_ok "$lab: the solution passes the checker (${score% *} points)"
 else
 	t_fail "$lab: the solution passes the checker"
-	echo "# expected: status 0 and a well-formed KTAP report; seen: status $rc"
+	echo "# expected: status 0, a well-formed KTAP report, every point earned; seen: status $rc, points: $score"
 	sed 's/^/# /' "$sdir/ktap" 2>/dev/null | grep -A3 '^# not ok' || :
 fi
 

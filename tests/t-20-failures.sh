@@ -40,6 +40,18 @@ t_grep "the timeout says so and shows the last console lines" \
 t_grep "the last console lines are shown" "sleeping past the lab's timeout" "$tmp/hang.out"
 t_no_leftovers "no QEMU or gdb is left after a timeout" "$tmp/hang"
 
+# A lab that BUGs on purpose names the crash in its manifest
+# (EXPECT_OOPS): that report is the step working, the checker's verdict
+# stands; an oops of another kind in the same boot is still a crash.
+boot expoops expected-oops
+t_status "an oops the lab declares (EXPECT_OOPS) leaves the checker's verdict, status 0" \
+	0 "$(cat "$tmp/expoops.status")"
+t_no_leftovers "no QEMU is left after an expected oops" "$tmp/expoops"
+boot expoops2 expected-oops WB_CMDLINE=wb.then=null
+t_status "an oops the lab does not declare still ends the run with status 3" \
+	3 "$(cat "$tmp/expoops2.status")"
+t_grep "the report is the undeclared oops" 'BUG: kernel NULL pointer dereference' "$tmp/expoops2.out"
+
 # KVM forced where the probe found it unusable (here a KVM guest hangs or
 # QEMU aborts): the run still ends within seconds, with a reason.
 if [ "$(head -n 1 "$WB_CACHE/kvm-probe" 2>/dev/null)" = tcg ] && [ -e /dev/kvm ]; then

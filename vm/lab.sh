@@ -120,6 +120,13 @@ wb_lab_files "$lab" | while read -r path kind; do
 				sed "s#$mdir/$name.c#$src#g" | head -n 40 >&2
 			exit 6
 		fi
+		# A warning does not stop the build, but the student should
+		# see it (and the lab's checker may read build.log in /build).
+		if grep -q 'warning:' "$mdir/build.log"; then
+			wb_say "module $name built, with warnings from the compiler:"
+			grep -A3 'warning:' "$mdir/build.log" |
+				sed "s#$mdir/$name.c#$src#g" | head -n 20 >&2
+		fi
 		cp "$mdir/$name.ko" "$build/"
 		;;
 	prog)
@@ -164,6 +171,15 @@ fi
 echo "$build" >"$rundir/build"
 # WB_TIMEOUT overrides the manifest (make bench runs longer than a check).
 timeout=${WB_TIMEOUT:-$(wb_manifest "$lab" TIMEOUT)}
+# A lab that crashes the kernel on purpose (EXPECT_OOPS) runs without
+# oops=panic, so that the guest lives on after the expected oops; the
+# verdict skips the reports that match it, and no other.
+WB_EXPECT_OOPS=$(wb_manifest "$lab" EXPECT_OOPS)
+if [ -n "$WB_EXPECT_OOPS" ]; then
+	WB_OOPS=
+	export WB_OOPS
+fi
+export WB_EXPECT_OOPS
 accel=$(wb_accel)
 rc=0
 wb_boot "$accel" "$mode" "$lab" "$build" "$rundir" "${timeout:-120}" || rc=$?
@@ -172,10 +188,14 @@ if [ "$mode" != shell ]; then
 		/^WB-CHECK-BEGIN/ { on = 1; next }
 		/^WB-CHECK-END/ { on = 0 }
 		on' >"$rundir/ktap"
+	points=
+	if [ "$rc" -le 1 ] && score=$(wb_points "$lab" "$rundir/ktap"); then
+		points=", ${score% *} of ${score#* } points"
+	fi
 	if [ "$rc" = 0 ]; then
-		wb_say "lab $lab ($variant): the checker passed ($(grep -c '^ok ' "$rundir/ktap") ok)"
+		wb_say "lab $lab ($variant): the checker passed ($(grep -c '^ok ' "$rundir/ktap") ok$points)"
 	elif [ "$rc" -lt 3 ] || [ "$rc" -gt 5 ]; then
-		wb_say "lab $lab ($variant): the checker failed:"
+		wb_say "lab $lab ($variant): the checker failed${points:+ (${points#, })}:"
 		awk '/^not ok/ { p = 1; print; next } /^#/ && p { print; next } { p = 0 }' \
 			"$rundir/ktap" | sed 's/^/    /' >&2
 	fi

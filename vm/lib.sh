@@ -107,6 +107,35 @@ wb_manifest() {
 	sed -n "s/^$2[[:space:]]*:\{0,1\}=[[:space:]]*//p" "$mk" | tail -n 1
 }
 
+# wb_points LAB KTAP: "EARNED MAX" for a checker's report. POINTS in
+# lab.mk gives each result of the checker its points, in the order of
+# the results (POINTS := 2 1 1 ...); without it every result is worth
+# one. A passing result earns its points; a skipped one (ok ... # SKIP,
+# a check that could not run here) counts neither way.
+# Fails, saying so, when POINTS lists another number of results than the
+# report planned.
+wb_points() {
+	awk -v pts="$(wb_manifest "$1" POINTS)" '
+		BEGIN { np = split(pts, p, " ") }
+		/^1\.\.[0-9]+$/ && !plan { plan = substr($0, 4) + 0; next }
+		/^(not )?ok [0-9]+( |$)/ {
+			n++
+			w = np ? p[n] + 0 : 1
+			if ($0 ~ / # SKIP( |$)/)
+				next
+			max += w
+			if ($1 == "ok")
+				got += w
+		}
+		END {
+			if (np && np != plan) {
+				printf "POINTS lists %d results, the checker planned %d\n", np, plan > "/dev/stderr"
+				exit 1
+			}
+			printf "%d %d\n", got, max
+		}' "$2"
+}
+
 # wb_klock: hold the kernel tree's lock on file descriptor 9 until the
 # caller closes it or exits. One build at a time in a tree: a second one,
 # for another lab in another terminal, waits instead of racing the first.

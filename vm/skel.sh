@@ -19,6 +19,9 @@
 # marks the code that the student writes. The skeleton keeps the comment
 # and drops the lines after it, up to the first blank line at which the
 # braces opened since the marker are closed again, or the next marker.
+# Where the skeleton must hold code of its own (the naive version the
+# student replaces), the block gives it as comment lines
+# "/* skeleton: CODE */", which the skeleton keeps as CODE.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -42,6 +45,9 @@ strip() {
 		}
 		/^[ \t]*(\/\*|\/\/) TODO [0-9]+:/ { print; cut = 1; d = 0; next }
 		cut && /^[ \t]*$/ && d <= 0 { cut = 0 }
+		cut && /^[ \t]*\/\* skeleton: .* \*\/[ \t]*$/ {
+			sub(/\/\* skeleton: /, ""); sub(/ \*\/[ \t]*$/, ""); print; next
+		}
 		cut { d += depth($0); next }
 		{ print }' "$1"
 }
