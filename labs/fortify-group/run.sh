@@ -1,0 +1,41 @@
+#!/bin/sh
+# fortify-group, the guided steps, run inside the workbook VM.
+set -eu
+[ -r /wb/lib.sh ] || { echo "run this inside the workbook VM: make lab LAB=fortify-group" >&2; exit 1; }
+. /wb/lib.sh
+
+DIRECT=/sys/kernel/debug/provoke-crash/DIRECT
+
+# trigger TEST: ask lkdtm for a test, in a shell of its own (a BUG kills
+# it), then show what the kernel said about it.
+trigger() {
+	echo "wb-step $1" >/dev/kmsg
+	echo "# echo $1 > $DIRECT"
+	sh -c "echo $1 >$DIRECT" || echo "# (the shell that wrote it died: status $?)"
+	dmesg | sed -n "/wb-step $1\$/,\$p" | sed 1d | head -n 14
+}
+
+echo "== 1. Load lkdtm; reading one of its files lists the tests it has"
+wb_run modprobe lkdtm
+wb_run grep FORTIFY "$DIRECT"
+
+echo "== 2. A run-time copy that spans fields: warned about, not stopped"
+trigger FORTIFY_MEM_MEMBER
+
+echo "== 3. The same kind of copy in FORTIFY_MEM_GROUP: your fortify.c"
+trigger FORTIFY_MEM_GROUP
+
+echo "== 4. A copy whose size the compiler knows: spanbuild's build log"
+wb_run grep -h -A1 'warning: call to' /build/.mod-spanbuild/build.log || echo "# (no warning)"
+wb_run insmod /build/spanbuild.ko
+wb_run dmesg | grep -e 'spanbuild' -e 'field-spanning' | tail -n 3
+
+echo "== 5. Last: a copy past the whole object is stopped with a BUG"
+# The BUG leaves lkdtm in use for good (the shell died inside its debugfs
+# write), and the checker starts by reloading lkdtm: before the checker
+# (make lab RUN=1), this step is left to it, as its last check.
+if [ "$(wb_param wb.mode)" = run ]; then
+	echo "# (the checker runs this one, last: see its final result)"
+else
+	trigger FORTIFY_MEM_OBJECT
+fi
