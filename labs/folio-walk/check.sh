@@ -28,6 +28,50 @@ cols4() {
 	printf '%s\n' "$1" | cut -d' ' -f1-4
 }
 
+# brief TEXT: TEXT if it has at most six lines; else its first three,
+# how many were left out, and its last one.
+brief() {
+	printf '%s\n' "$1" | awk '{ l[NR] = $0 }
+		END {
+			if (NR == 1 && l[1] == "") { print "(nothing)"; exit }
+			if (NR <= 6) { for (i = 1; i <= NR; i++) print l[i]; exit }
+			for (i = 1; i <= 3; i++) print l[i]
+			printf "... (%d more lines)\n", NR - 4
+			print l[NR]
+		}'
+}
+
+# eq_lines DESCRIPTION EXPECTED SEEN: ktap_eq for walks, whose failures
+# would be a thousand lines long: show both briefly, and the first line
+# where they differ.
+eq_lines() {
+	if [ "$2" = "$3" ]; then
+		ktap_ok "$1"
+		return
+	fi
+	printf '%s\n' "$2" >/tmp/fwc.expected
+	printf '%s\n' "$3" >/tmp/fwc.seen
+	diff1=$(awk 'NR == FNR { e[FNR] = $0; ne = FNR; next }
+		{ s[FNR] = $0; ns = FNR }
+		END {
+			n = ne > ns ? ne : ns
+			for (i = 1; i <= n; i++)
+				if (e[i] != s[i]) {
+					printf "line %d differs: expected \"%s\", seen \"%s\"", i, e[i], s[i]
+					exit
+				}
+		}' /tmp/fwc.expected /tmp/fwc.seen)
+	ktap_fail "$1" "$(brief "$2")" "$(brief "$3")
+($(printf '%s\n' "$3" | grep -c .) lines; $diff1)"
+}
+
+# refs_of WALK: how many folios a walk ("index refs" lines) listed, and
+# the refs of the first three.
+refs_of() {
+	printf '%s\n' "$1" | awk 'NF { n++; if (n <= 3) r = r " " $2 }
+		END { printf "%d folios%s\n", n, n ? ", refs of the first ones:" r : "" }'
+}
+
 shmem_huge_kb() {
 	awk '$1 == "ShmemHugePages:" { print $2 }' /proc/meminfo
 }
@@ -58,9 +102,9 @@ before=$(shmem_huge_kb)
 dd if=/dev/zero of=$M-always/f bs=1M count=4 status=none
 after=$(shmem_huge_kb)
 out=$(walk $M-always/f)
-ktap_eq "tmpfs huge=always: a 4 MiB file is two dirty folios of order 9 (2 MiB)" \
+eq_lines "tmpfs huge=always: a 4 MiB file is two dirty folios of order 9 (2 MiB)" \
 	"$(printf '0 9 2097152 1\n512 9 2097152 1')" "$(cols4 "$out")"
-ktap_eq "tmpfs huge=always: a huge folio has 513 refs (one per page for the page cache, one for the walk)" \
+eq_lines "tmpfs huge=always: a huge folio has 513 refs (one per page for the page cache, one for the walk)" \
 	"$(printf '513\n513')" "$(printf '%s\n' "$out" | cut -d' ' -f5)"
 ktap_eq "tmpfs huge=always: ShmemHugePages rose by 4096 kB" \
 	"$((before + 4096))" "$after"
@@ -68,11 +112,11 @@ ktap_eq "tmpfs huge=always: ShmemHugePages rose by 4096 kB" \
 # ---- huge=never and ramfs: 1024 folios of order 0 ----------------------
 dd if=/dev/zero of=$M-never/f bs=1M count=4 status=none
 out=$(walk $M-never/f)
-ktap_eq "tmpfs huge=never: a 4 MiB file is 1024 dirty folios of order 0, pages 0 to 1023" \
+eq_lines "tmpfs huge=never: a 4 MiB file is 1024 dirty folios of order 0, pages 0 to 1023" \
 	"$(every_page 0 1023 0 4096 1)" "$(cols4 "$out")"
 dd if=/dev/zero of=$M-ramfs/f bs=1M count=4 status=none
 out=$(walk $M-ramfs/f)
-ktap_eq "ramfs: a 4 MiB file is 1024 dirty folios of order 0, pages 0 to 1023" \
+eq_lines "ramfs: a 4 MiB file is 1024 dirty folios of order 0, pages 0 to 1023" \
 	"$(every_page 0 1023 0 4096 1)" "$(cols4 "$out")"
 
 # ---- sparse files --------------------------------------------------------
@@ -80,7 +124,7 @@ truncate -s 4M $M-never/sparse
 dd if=/dev/urandom of=$M-never/sparse bs=4k seek=3 count=1 conv=notrunc status=none
 dd if=/dev/urandom of=$M-never/sparse bs=4k seek=700 count=1 conv=notrunc status=none
 cat $M-never/sparse >/dev/null
-ktap_eq "tmpfs: a sparse file lists only its two written pages, 3 and 700 (reading the holes adds none)" \
+eq_lines "tmpfs: a sparse file lists only its two written pages, 3 and 700 (reading the holes adds none)" \
 	"$(printf '3 0 4096 1\n700 0 4096 1')" "$(cols4 "$(walk $M-never/sparse)")"
 
 # On ramfs a read of a hole caches a clean, zero-filled folio; ramfs has
@@ -88,11 +132,11 @@ ktap_eq "tmpfs: a sparse file lists only its two written pages, 3 and 700 (readi
 # ra_pages 0), so exactly the pages read.
 truncate -s 4M $M-ramfs/sparse
 dd if=$M-ramfs/sparse of=/dev/null bs=4k skip=256 count=2 status=none
-ktap_eq "ramfs: reading pages 256 and 257 of a sparse file caches those two, clean, and no other" \
+eq_lines "ramfs: reading pages 256 and 257 of a sparse file caches those two, clean, and no other" \
 	"$(every_page 256 257 0 4096 0)" "$(cols4 "$(walk $M-ramfs/sparse)")"
 dd if=/dev/urandom of=$M-ramfs/sparse bs=4k seek=257 count=1 conv=notrunc status=none
 out=$(walk $M-ramfs/sparse)
-ktap_eq "ramfs: writing page 257 then dirties that folio and no other" \
+eq_lines "ramfs: writing page 257 then dirties that folio and no other" \
 	"$(printf '256 0 4096 0\n257 0 4096 1')" "$(cols4 "$out")"
 
 # ---- references ----------------------------------------------------------
@@ -106,9 +150,7 @@ if [ "$(printf '%s\n' "$w1" | grep -c .)" = 1024 ] && [ "$w1" = "$w2" ]; then
 else
 	ktap_fail "two walks in a row see the same refs on every folio (no reference leaked)" \
 		"1024 folios, the same refs on both walks" \
-		"$(printf 'first walk, %s folios: %s\nsecond walk, %s folios: %s' \
-			"$(printf '%s\n' "$w1" | grep -c .)" "$(printf '%s\n' "$w1" | head -n 3 | tr '\n' ,)" \
-			"$(printf '%s\n' "$w2" | grep -c .)" "$(printf '%s\n' "$w2" | head -n 3 | tr '\n' ,)")"
+		"$(printf 'first walk: %s\nsecond walk: %s' "$(refs_of "$w1")" "$(refs_of "$w2")")"
 fi
 ktap_eq "an order-0 ramfs folio has 2 refs (the page cache's and the walk's)" \
 	"2" "$(printf '%s\n' "$w2" | cut -d' ' -f2 | sort -u | tr '\n' ' ' | sed 's/ $//')"
@@ -136,4 +178,5 @@ ktap_eq "under TCG cc_platform_has() answers false for each of the 7" \
 	"7 false" "$(printf '%s\n' "$cc" | awk '$2 == "false" { n++ } END { print n + 0, "false" }')"
 
 umount $M-always $M-never $M-ramfs
+rm -f /tmp/fwc.expected /tmp/fwc.seen
 ktap_done

@@ -39,6 +39,7 @@ print folio->index
 print folio->_folio_order
 print/x folio->flags
 print (folio->flags >> PG_head) & 1
+print/x ((struct page *)folio)[1].compound_head
 print ((struct page *)folio)[1].compound_head & 1
 print (struct folio *)(((struct page *)folio)[1].compound_head - 1) == folio
 print folio->_refcount
@@ -62,15 +63,17 @@ delete
 # expect: Breakpoint 3, fw_show_folio
 # expect: ^\$3 = 0$
 # expect: ^\$4 = 9 '\\t'$
+# expect: ^\$5 = 0x[0-9a-f]+$
 # expect: ^\$6 = 1$
-# expect: ^\$7 = 1$
+# expect: ^\$7 = 0xffffea[0-9a-f]*[13579bdf]$
 # expect: ^\$8 = 1$
-# expect: ^\$9 = \{counter = 513\}$
-# expect: ^\$10 = .*index = 0, .*_folio_order = 9 '
+# expect: ^\$9 = 1$
+# expect: ^\$10 = \{counter = 513\}$
+# expect: ^\$11 = .*index = 0, .*_folio_order = 9 '
 # expect: ^#1 .* in fw_walk \(
 # expect: Breakpoint 4, cc_platform_has \(attr=(attr@entry=)?CC_ATTR_MEM_ENCRYPT\)
-# expect: ^\$11 = CC_ATTR_MEM_ENCRYPT$
-# expect: ^\$12 = CC_VENDOR_NONE$
+# expect: ^\$12 = CC_ATTR_MEM_ENCRYPT$
+# expect: ^\$13 = CC_VENDOR_NONE$
 # expect: ^#1 .* in fw_cc_attrs_show \(
 # expect: ^#2 .* in seq_read_iter \(
-# expect: ^Value returned is \$13 = false$
+# expect: ^Value returned is \$14 = false$
