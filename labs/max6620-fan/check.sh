@@ -81,6 +81,11 @@ if fan_up >/tmp/fan-up.out 2>&1; then
 else
 	ktap_fail "max6620 binds to the chip at $ADDR on the stub's bus and registers a hwmon device" \
 		"a hwmon directory under /sys/bus/i2c/devices/<bus>-0029" "$(cat /tmp/fan-up.out)"
+	i=2
+	while [ $i -le 45 ]; do
+		ktap_skip "result $i needs the device" "max6620 did not bind"
+		i=$((i + 1))
+	done
 	ktap_done
 	exit 1
 fi
