@@ -94,6 +94,12 @@ bpf_cc() {
 
 mkdir -p "$build"
 find "$build" -mindepth 1 -maxdepth 1 ! -name out -exec rm -rf {} +
+# compiler_said LINES: a module build's log on stdin, as the student
+# should read it: the build copy's path replaced by the file they edit.
+compiler_said() {
+	sed "s#$mdir/$name.c#$src#g" | head -n "$1" >&2
+}
+
 wb_lab_files "$lab" | while read -r path kind; do
 	case $kind in
 	ktool | kfile) src=$WB_KSRC/$path ;;
@@ -116,16 +122,14 @@ wb_lab_files "$lab" | while read -r path kind; do
 		mdir=$build/.mod-$name
 		if ! wb_kbuild_module "$name" "$src" "$mdir"; then
 			wb_say "error: module $name does not build; the compiler said:"
-			grep -v -e '^make' -e '^  [A-Z]' "$mdir/build.log" |
-				sed "s#$mdir/$name.c#$src#g" | head -n 40 >&2
+			grep -v -e '^make' -e '^  [A-Z]' "$mdir/build.log" | compiler_said 40
 			exit 6
 		fi
 		# A warning does not stop the build, but the student should
 		# see it (and the lab's checker may read build.log in /build).
 		if grep -q 'warning:' "$mdir/build.log"; then
 			wb_say "module $name built, with warnings from the compiler:"
-			grep -A3 'warning:' "$mdir/build.log" |
-				sed "s#$mdir/$name.c#$src#g" | head -n 20 >&2
+			grep -A3 'warning:' "$mdir/build.log" | compiler_said 20
 		fi
 		cp "$mdir/$name.ko" "$build/"
 		;;

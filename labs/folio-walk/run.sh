@@ -4,17 +4,7 @@ set -eu
 [ -r /wb/lib.sh ] || { echo "run this inside the workbook VM: make lab LAB=folio-walk" >&2; exit 1; }
 . /wb/lib.sh
 
-D=/sys/kernel/debug/folio_walk
-
-# walk FILE: choose FILE, then read its folios back.
-walk() {
-	echo "$1" >"$D/walk" && cat "$D/walk"
-}
-
-# choose PATH: one write() of PATH to the walk file, showing the error.
-choose() {
-	printf '%s\n' "$1" | dd of="$D/walk" bs=8192 count=1 iflag=fullblock status=none
-}
+. /lab/walk.sh
 
 # orders: how many folios of each order a walk listed.
 orders() {
@@ -23,7 +13,7 @@ orders() {
 
 echo "== 1. Load the module"
 lsmod | grep -q '^folio_walk ' || wb_run insmod /build/folio_walk.ko
-wb_run ls $D
+wb_run ls "$D"
 
 echo "== 2. A 4 MiB file on tmpfs with huge=always"
 # A second run starts from fresh file systems.
@@ -83,7 +73,7 @@ echo "# choose /00000...0 (one slash and 5000 zeros)"
 choose "/$(printf '%05000d' 0)" || :
 
 echo "== 8. What cc_platform_has() answers, and where it lives"
-wb_run cat $D/cc_attrs
+wb_run cat "$D/cc_attrs"
 wb_run grep -w cc_platform_has /proc/kallsyms
 
 wb_run umount /mnt/always /mnt/never /mnt/ramfs

@@ -6,18 +6,7 @@ set -u
 [ -r /wb/lib.sh ] || { echo "run this inside the workbook VM: make check LAB=fortify-group" >&2; exit 1; }
 . /wb/lib.sh
 
-DIRECT=/sys/kernel/debug/provoke-crash/DIRECT
-
-# klog_of COMMAND...: run the command (in a child shell, which a BUG may
-# kill) and print the kernel log lines it caused.
-klog_of() {
-	# Numbered from the log itself: this runs in a command substitution,
-	# whose variables do not outlive it.
-	mark=$(($(dmesg | grep -c 'wb-check mark') + 1))
-	echo "wb-check mark $mark" >/dev/kmsg
-	sh -c "$*" >/dev/null 2>&1
-	dmesg | sed -n "/wb-check mark $mark\$/,\$p" | sed 1d
-}
+. /lab/lkdtm.sh
 
 spanning='detected field-spanning write'
 
@@ -31,7 +20,7 @@ if dmesg | grep -q 'Performing direct entry FORTIFY_MEM_OBJECT'; then
 	ktap_fail "lkdtm can be reloaded for a fresh check" \
 		"a boot in which FORTIFY_MEM_OBJECT has not run yet" \
 		"it ran in this boot: power off (exit), make lab again, and run check.sh first"
-	while [ "$KTAP_N" -lt 10 ]; do
+	while [ "$KTAP_N" -lt "$KTAP_PLAN" ]; do
 		ktap_skip "(not checked)" "lkdtm cannot be reloaded in this boot"
 	done
 	ktap_done

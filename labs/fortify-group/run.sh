@@ -4,16 +4,13 @@ set -eu
 [ -r /wb/lib.sh ] || { echo "run this inside the workbook VM: make lab LAB=fortify-group" >&2; exit 1; }
 . /wb/lib.sh
 
-DIRECT=/sys/kernel/debug/provoke-crash/DIRECT
+. /lab/lkdtm.sh
 
-# trigger TEST: ask lkdtm for a test, in a shell of its own (a BUG kills
-# it), then show what the kernel said about it.
+# trigger TEST: ask lkdtm for a test, then show what the kernel said
+# about it, without the register dump of a WARNING.
 trigger() {
-	echo "wb-step $1" >/dev/kmsg
 	echo "# echo $1 > $DIRECT"
-	sh -c "echo $1 >$DIRECT" || echo "# (the shell that wrote it died: status $?)"
-	# The kernel's report, without the register dump of a WARNING.
-	dmesg | sed -n "/wb-step $1\$/,\$p" | sed 1d |
+	klog_of "echo $1 >$DIRECT" |
 		grep -v -E '\] (Code|RSP|RAX|RDX|RBP|R1[0-5]|R0[89]|FS|CS|CR2|PKRU|Hardware name):' |
 		head -n 12
 }
