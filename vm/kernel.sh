@@ -128,14 +128,33 @@ done
 # and a file is put back from here when its lab is no longer built.
 # A lab's tree files (FILES, kind tree) are saved too, for the lab's
 # author to start a patch from (vm/labpatch.sh).
-{
-	for p in "$WB_ROOT"/solutions/*/*.patch "$WB_SOLUTIONS"/*/*.patch; do
-		[ -f "$p" ] && wb_patch_files "$p"
-	done
-	for mk in "$WB_ROOT"/labs/*/lab.mk "$WB_LABS"/*/lab.mk; do
-		[ -f "$mk" ] && wb_lab_own_files "${mk%/lab.mk}" | awk '$2 == "tree" { print $1 }'
-	done
-} | sort -u >"$WB_KSTATE/base.want"
+# The list is made again only when a patch or a lab.mk changed (one ls
+# instead of a parse of every lab), so that a no-op build stays quick.
+sol_dirs=$WB_ROOT/solutions
+[ "$WB_SOLUTIONS" = "$sol_dirs" ] || sol_dirs="$sol_dirs $WB_SOLUTIONS"
+lab_dirs=$WB_ROOT/labs
+[ "$WB_LABS" = "$lab_dirs" ] || lab_dirs="$lab_dirs $WB_LABS"
+# shellcheck disable=SC2086
+base_key=$(for d in $sol_dirs; do ls "$d"/*/*.patch; done 2>/dev/null
+	for d in $lab_dirs; do ls "$d"/*/lab.mk; done 2>/dev/null)
+# shellcheck disable=SC2086
+base_key=$(ls -l --time-style=+%s.%N $base_key 2>/dev/null | sha256sum | cut -c1-32)
+if [ ! -f "$WB_KSTATE/base.want" ] || [ "$(cat "$WB_KSTATE/base.key" 2>/dev/null)" != "$base_key" ]; then
+	{
+		for d in $sol_dirs; do
+			for p in "$d"/*/*.patch; do
+				[ -f "$p" ] && wb_patch_files "$p"
+			done
+		done
+		for d in $lab_dirs; do
+			for mk in "$d"/*/lab.mk; do
+				[ -f "$mk" ] && wb_lab_own_files "${mk%/lab.mk}" |
+					awk '$2 == "tree" { print $1 }'
+			done
+		done
+	} | sort -u >"$WB_KSTATE/base.want"
+	echo "$base_key" >"$WB_KSTATE/base.key"
+fi
 while read -r f; do
 	if [ -f "$WB_KBASE/$f" ] || [ -f "$WB_KBASE/.absent/$f" ]; then
 		continue
@@ -171,28 +190,61 @@ if [ -n "$LAB" ]; then
 	done >"$overlay"
 fi
 
-fingerprint() {
-	{
-		printf '%s\n' "$version"
-		cat "$series"
-		# shellcheck disable=SC2086
-		cat $fragments
-		while read -r src dest; do
-			printf '%s %s\n' "$dest" "$(sha256sum <"$src")"
-		done <"$overlay"
-		cat "$0" "$(dirname "$0")/lib.sh"
-	} | sha256sum | cut -c1-32
-}
-want=$(fingerprint)
+# What a build is made from: the tree, the configuration and the way it
+# is built (core), and the content of the lab's files in it (sums).
+core=$( {
+	printf '%s\n' "$version"
+	cat "$series"
+	# shellcheck disable=SC2086
+	cat $fragments
+	# Not this script itself: editing the harness must not cost a
+	# build. Bump this when the way the tree is built changes.
+	echo "recipe 2: bzImage modules scripts_gdb headers"
+} | sha256sum | cut -c1-32)
+sums=$WB_KSTATE/overlay.sums
+while read -r src dest; do
+	printf '%s %s\n' "$dest" "$(sha256sum <"$src" | cut -c1-32)"
+done <"$overlay" | sort >"$sums.want"
+want=$( (echo "$core"; cat "$sums.want") | sha256sum | cut -c1-32)
 
 # Nothing changed since the last good build, and nobody edited the tree
 # behind our back: say so and stop.
-if [ "${FORCE:-0}" = 0 ] && [ -f "$WB_KSTATE/built" ] &&
+edited=$(find "$WB_KSRC" -newer "$WB_KSTATE/built" -type f -print 2>/dev/null | head -n 1) || :
+[ -f "$WB_KSTATE/built" ] || edited=yes
+if [ "${FORCE:-0}" = 0 ] && [ -z "$edited" ] &&
 	[ "$(cat "$WB_KSTATE/built")" = "$want" ] &&
-	[ -f "$WB_KBUILD/arch/x86/boot/bzImage" ] &&
-	[ -z "$(find "$WB_KSRC" -newer "$WB_KSTATE/built" -type f -print 2>/dev/null | head -n 1)" ]; then
+	[ -f "$WB_KBUILD/arch/x86/boot/bzImage" ]; then
 	wb_say "kernel is up to date ($WB_KBUILD${LAB:+, lab $LAB $VARIANT}, nothing to do)"
 	exit 0
+fi
+
+# When only module code changed since the last good build (a lab's file
+# that goes into a .ko, put in or taken out), vmlinux stays as it is: make
+# builds those modules alone, instead of walking the whole tree.
+fast_kos=
+if [ "${FORCE:-0}" = 0 ] && [ -z "$edited" ] &&
+	[ "$(cat "$WB_KSTATE/built.core" 2>/dev/null)" = "$core" ] &&
+	[ -f "$WB_KSTATE/built.sums" ] && [ -f "$WB_KBUILD/modules.order" ] &&
+	[ -f "$WB_KBUILD/vmlinux" ] && [ -f "$WB_KBUILD/arch/x86/boot/bzImage" ]; then
+	changed=$(sort "$WB_KSTATE/built.sums" "$sums.want" | uniq -u | cut -d' ' -f1 | sort -u)
+	for dest in $changed; do
+		ko=
+		case $dest in
+		*.c)
+			obj=${dest%.c}.o
+			ko=$(while read -r k; do
+				if grep -qx "$obj" "$WB_KBUILD/${k%.ko}.mod" 2>/dev/null; then
+					echo "$k"
+				fi
+			done <"$WB_KBUILD/modules.order")
+			;;
+		esac
+		if [ -z "$ko" ]; then
+			fast_kos=
+			break
+		fi
+		fast_kos="$fast_kos $ko"
+	done
 fi
 
 # The previous lab's files go back to the tree's version; this lab's are
@@ -262,15 +314,17 @@ fi
 # the compiler's own -MD output instead of running the preprocessor too.
 export CCACHE_DIR="${CCACHE_DIR:-$WB_CACHE/ccache}" CCACHE_DEPEND=1
 log=$WB_KSTATE/build.log
-wb_step "building bzImage, vmlinux, modules, gdb scripts and UAPI headers (-j$WB_JOBS, log: $log)"
-start=$(date +%s)
-rc=0
-{ kmake bzImage modules scripts_gdb headers 2>&1 || echo "WB-MAKE-FAILED $?"; } |
-	tee "$log" | awk '
-		/^  [A-Z]/ { n++; if (n % 250 == 0) { printf "    %5d steps, now %s\n", n, $2; fflush() } }
-		/^WB-MAKE-FAILED/ { failed = 1 }
-		END { exit failed }' >&2 || rc=1
-if [ "$rc" != 0 ]; then
+
+# build TARGET...: make them, with progress, and on failure say what the
+# compiler said and which file of the lab it was.
+build() {
+	rc=0
+	{ kmake "$@" 2>&1 || echo "WB-MAKE-FAILED $?"; } |
+		tee "$log" | awk '
+			/^  [A-Z]/ { n++; if (n % 250 == 0) { printf "    %5d steps, now %s\n", n, $2; fflush() } }
+			/^WB-MAKE-FAILED/ { failed = 1 }
+			END { exit failed }' >&2 || rc=1
+	[ "$rc" = 0 ] && return 0
 	wb_say "error: the kernel build failed. The compiler said:"
 	grep -E -B2 -A6 'error:|Error [0-9]' "$log" | grep -v '^WB-MAKE-FAILED' | head -n 60 >&2
 	# Name the student's copy when the error is in a lab file.
@@ -280,8 +334,50 @@ if [ "$rc" != 0 ]; then
 			wb_say "the error is in $dest, which comes from $src"
 		fi
 	done <"$overlay"
+	return 1
+}
+
+# A failed build leaves the last good build's sums in place (what the
+# objects in the build are made from) and marks the stamp, newer than
+# the lab files just copied, as not matching anything: the next run
+# builds again, still only the modules if only module code changed.
+failed() {
+	echo failed >"$WB_KSTATE/built"
 	exit 1
+}
+
+start=$(date +%s)
+if [ -n "$fast_kos" ]; then
+	wb_step "building only the module$([ "$(echo "$fast_kos" | wc -w)" = 1 ] || echo s)$fast_kos (-j$WB_JOBS, log: $log)"
+	# A single-target build drops modules.order, which the next full
+	# build and modules_install read: keep it.
+	cp "$WB_KBUILD/modules.order" "$WB_KSTATE/modules.order"
+	# Every module is named, not only the changed ones: modpost checks a
+	# module's symbols against the modules it is given (scsi_debug needs
+	# crc-t10dif's), and the ones that did not change cost nothing.
+	all_kos=$(cat "$WB_KSTATE/modules.order")
+	rc=0
+	# shellcheck disable=SC2086
+	build $all_kos || rc=$?
+	cp "$WB_KSTATE/modules.order" "$WB_KBUILD/modules.order"
+	[ "$rc" = 0 ] || failed
+	release=$(cat "$WB_KBUILD/include/config/kernel.release")
+	for ko in $all_kos; do
+		cmp -s "$WB_KBUILD/$ko" "$WB_KMODROOT/lib/modules/$release/kernel/$ko" ||
+			cp "$WB_KBUILD/$ko" "$WB_KMODROOT/lib/modules/$release/kernel/$ko"
+	done
+	depmod -b "$WB_KMODROOT" "$release" ||
+		wb_die "depmod failed on $WB_KMODROOT/lib/modules/$release"
+else
+	wb_step "building bzImage, vmlinux, modules, gdb scripts and UAPI headers (-j$WB_JOBS, log: $log)"
+	build bzImage modules scripts_gdb headers || failed
+	kmake -s modules_install INSTALL_MOD_PATH="$WB_KMODROOT" >/dev/null
+	echo "$core" >"$WB_KSTATE/built.core"
 fi
-kmake -s modules_install INSTALL_MOD_PATH="$WB_KMODROOT" >/dev/null
+cp "$sums.want" "$WB_KSTATE/built.sums"
 echo "$want" >"$WB_KSTATE/built"
-wb_say "kernel built in $(($(date +%s) - start)) s: $WB_KBUILD/arch/x86/boot/bzImage"
+if [ -n "$fast_kos" ]; then
+	wb_say "modules built in $(($(date +%s) - start)) s, vmlinux unchanged: $WB_KMODROOT"
+else
+	wb_say "kernel built in $(($(date +%s) - start)) s: $WB_KBUILD/arch/x86/boot/bzImage"
+fi

@@ -67,13 +67,20 @@ wb_need_cmds() {
 # by CHAPTER (front matter first, then the chapter folders, such as
 # 05-networking), then by name; "the first lab" is lab 0.
 wb_lab_names() {
-	for mk in "$WB_LABS"/*/lab.mk; do
-		[ -f "$mk" ] || continue
-		d=${mk%/lab.mk}
-		c=$(wb_manifest "$d" CHAPTER)
-		[ "$c" = front ] && c=00
-		printf '%s %s\n' "$c" "${d##*/}"
-	done | sort | cut -d' ' -f2
+	set -- "$WB_LABS"/*/lab.mk
+	[ -f "$1" ] || return 0
+	# One awk over every lab.mk: the last CHAPTER of each, as
+	# wb_manifest reads it, front first.
+	awk '
+		FNR == 1 { if (mk != "") print ch, mk; ch = ""; mk = FILENAME }
+		/^CHAPTER[[:space:]]*:?=/ {
+			ch = $0
+			sub(/^CHAPTER[[:space:]]*:?=[[:space:]]*/, "", ch)
+			if (ch == "front")
+				ch = "00"
+		}
+		END { if (mk != "") print ch, mk }' "$@" |
+		sort | sed -e 's#^[^ ]* ##' -e 's#/lab\.mk$##' -e 's#.*/##'
 }
 
 wb_lab_list() {

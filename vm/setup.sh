@@ -5,10 +5,17 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 wanted=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$WB_ROOT/vm/packages")
+# One dpkg-query for the whole list: a package it does not know is not
+# printed at all, so the missing ones are those absent from its answer.
+# shellcheck disable=SC2086
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' $wanted 2>/dev/null |
+	awk '/ install ok installed$/ { printf " %s", $1 } END { print " " }')
 missing=
 for p in $wanted; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-		missing="$missing $p"
+	case $installed in
+	*" $p "*) ;;
+	*) missing="$missing $p" ;;
+	esac
 done
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then

@@ -103,9 +103,37 @@ solution() {
 	mv "$dir.new" "$dir"
 }
 
+# What a lab's variants are made from: this script, the lab's manifest,
+# its patches, the tree's copies they apply to and the lab's own files.
+# A variant made from the same inputs is not made again.
+sum_of() {
+	if [ -f "$1" ]; then sha256sum <"$1"; else echo absent; fi
+}
+inputs_key() {
+	{
+		cat "$0" "$(wb_lab_dir "$lab")/lab.mk"
+		for p in $(wb_lab_patches "$lab"); do
+			cat "$p"
+			for f in $(wb_patch_files "$p"); do
+				printf '%s %s\n' "$f" "$(sum_of "$WB_KBASE/$f")"
+			done
+		done
+		wb_lab_own_files "$lab" | while read -r path kind; do
+			src=$WB_SOLUTIONS/$lab/$path
+			[ "$kind" = tree ] && src=$WB_KBASE/$path
+			printf '%s %s\n' "$path" "$(sum_of "$src")"
+		done
+	} | sha256sum | cut -c1-32
+}
+
 # skeleton DIR: the solution with the student's steps removed.
 skeleton() {
 	sdir=$1
+	key=$(inputs_key)
+	if [ -d "$sdir" ] && [ "$(cat "$sdir.key" 2>/dev/null)" = "$key" ]; then
+		return 0
+	fi
+	rm -f "$sdir.key"
 	solution "$sdir.sol"
 	rm -rf "$sdir"
 	wb_lab_own_files "$lab" | while read -r path _kind; do
@@ -113,6 +141,9 @@ skeleton() {
 		strip "$sdir.sol/$path" >"$sdir/$path"
 	done
 	rm -rf "$sdir.sol"
+	# The key of what it was made from, taken after solution() has
+	# saved any missing copy of the tree.
+	inputs_key >"$sdir.key"
 }
 
 # The skeleton a student file was created from is kept beside the
