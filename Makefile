@@ -15,6 +15,8 @@
 #   make labs                     list the labs
 #   make book [EDITION=instructor]
 #   make bench                    measure the pipeline on this machine
+#   make soak [LAB=name] [N=10]   each lab's check N times in a row:
+#                                 passes, median and worst time
 
 SHELL := /bin/sh
 LAB ?=
@@ -22,7 +24,7 @@ EDITION ?= student
 export RUN VARIANT ACCEL WB_CACHE
 export WB_ROOT := $(CURDIR)
 
-.PHONY: all setup kernel lab gdb check labs skeletons diff lab-patch new-lab book bench help
+.PHONY: all setup kernel lab gdb check soak labs skeletons diff lab-patch new-lab book bench help
 
 all: help
 
@@ -48,6 +50,9 @@ ifeq ($(LAB),)
 else
 	@tests/run.sh --lab "$(LAB)"
 endif
+
+soak: setup
+	@tests/soak.sh $(LAB)
 
 labs:
 	@vm/lab.sh --list

@@ -49,9 +49,16 @@ ktap_wellformed() {
 		}' "$1"
 }
 
+# Each check has run folders of its own (two checks of one lab may run
+# side by side); those of earlier checks that are over go first.
+for d in "$WB_CACHE"/run/check-"$lab"-*.[0-9]*; do
+	[ -d "$d" ] || continue
+	kill -0 "${d##*.}" 2>/dev/null || rm -rf "$d"
+done
+
 run_variant() {
 	variant=$1
-	rundir=$WB_CACHE/run/check-$lab-$variant
+	rundir=$WB_CACHE/run/check-$lab-$variant.$$
 	rm -rf "$rundir"
 	rc=0
 	VARIANT=$variant WB_QUIET=${WB_QUIET:-1} WB_RUN_DIR=$rundir \
@@ -61,7 +68,7 @@ run_variant() {
 
 echo "# $lab: solution, with $ldir/lab.gdb attached"
 WB_GDB_SCRIPT=$ldir/lab.gdb run_variant solution
-sdir=$WB_CACHE/run/check-$lab-solution
+sdir=$WB_CACHE/run/check-$lab-solution.$$
 rc=$(cat "$sdir/status")
 # The solution earns every point, and POINTS (if the lab gives it) has
 # one entry per result the checker planned.
@@ -88,7 +95,7 @@ fi
 
 echo "# $lab: skeleton generated from the solution"
 run_variant skeleton
-kdir=$WB_CACHE/run/check-$lab-skeleton
+kdir=$WB_CACHE/run/check-$lab-skeleton.$$
 rc=$(cat "$kdir/status")
 if [ "$rc" = 1 ] && ktap_wellformed "$kdir/ktap" && grep -q '^not ok' "$kdir/ktap"; then
 	t_ok "$lab: the skeleton fails the checker ($(grep -c '^not ok' "$kdir/ktap") of $(grep -c -E '^(not )?ok' "$kdir/ktap") checks fail)"

@@ -52,6 +52,94 @@ t_status "an oops the lab does not declare still ends the run with status 3" \
 	3 "$(cat "$tmp/expoops2.status")"
 t_grep "the report is the undeclared oops" 'BUG: kernel NULL pointer dereference' "$tmp/expoops2.out"
 
+# The verdict comes from a channel only the guest's session writes, not
+# from the console: a program that prints a passing verdict there and
+# kills the session, or a module that printk()s one, gets no verdict at
+# all; a killed checker, or results written into the checker's output,
+# leave a report that is not whole. Each is a failure.
+boot forge-console forge WB_CMDLINE=wb.then=console
+t_status "a verdict forged on the console, then the session killed: no verdict, status 5" \
+	5 "$(cat "$tmp/forge-console.status")"
+t_grep "the run says there was no verdict" 'stopped without a verdict' "$tmp/forge-console.out"
+boot forge-printk forge WB_CMDLINE=wb.then=printk
+t_status "a verdict forged with printk from a module, then the session killed: status 5" \
+	5 "$(cat "$tmp/forge-printk.status")"
+boot forge-checker forge WB_CMDLINE=wb.then=checker
+t_status "a checker killed midway fails, status 1" 1 "$(cat "$tmp/forge-checker.status")"
+t_grep "the killed checker's report is called incomplete" 'planned 2, reported 1' \
+	"$tmp/forge-checker.out"
+boot forge-ktap forge WB_CMDLINE=wb.then=ktap
+t_status "results a program writes into the checker's output fail the run, status 1" \
+	1 "$(cat "$tmp/forge-ktap.status")"
+t_grep "the report with foreign results is called not whole" 'result 4 is numbered 2' \
+	"$tmp/forge-ktap.out"
+boot forge-steps forge WB_CMDLINE=wb.then=steps
+t_grep "a failing guided step is reported with its status" \
+	'guided steps \(run.sh\) ended with status 3' "$tmp/forge-steps.out"
+t_no_leftovers "no QEMU is left after the forged verdicts" "$tmp/forge-console"
+
+# QEMU killed from outside the harness (SIGKILL to its pid, as the OOM
+# killer or a CI timeout would) once the guest is up: the run says so and
+# fails, in a graded run and in an interactive one, and is not taken for
+# the lab's timeout.
+boot_killed() {
+	name=$1 lab=$2 mode=$3
+	rc=0
+	env WB_LABS="$fixtures" WB_RUN_DIR="$tmp/$name" \
+		"$WB_ROOT/vm/lab.sh" "$lab" "$mode" >"$tmp/$name.out" 2>&1 </dev/null &
+	bpid=$!
+	n=0
+	until grep -q WB-READY "$tmp/$name/console.log" 2>/dev/null || [ $n -ge 900 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	sleep 2
+	kill -KILL "$(cat "$tmp/$name/qemu.pid")" 2>/dev/null
+	wait "$bpid" || rc=$?
+	echo "$rc" >"$tmp/$name.status"
+}
+boot_killed killed hang run
+t_status "QEMU killed from outside during a graded run: status 5" 5 "$(cat "$tmp/killed.status")"
+t_grep "the run says who stopped QEMU, not a timeout" 'stopped by signal 9 \(KILL\) from outside' \
+	"$tmp/killed.out"
+t_no_leftovers "no QEMU or gdb is left after QEMU was killed" "$tmp/killed"
+boot_killed killed-shell hang shell
+t_status "QEMU killed from outside during an interactive session: status 5" \
+	5 "$(cat "$tmp/killed-shell.status")"
+t_grep "the interactive session says so" 'stopped by signal 9 \(KILL\) from outside' \
+	"$tmp/killed-shell.out"
+
+# The harness itself stopped during a boot (TERM here; Ctrl-C takes the
+# same path with INT): it says so, ends with 128 + the signal, and leaves
+# no QEMU behind.
+rc=0
+env WB_LABS="$fixtures" WB_RUN_DIR="$tmp/term" "$WB_ROOT/vm/lab.sh" hang run \
+	>"$tmp/term.out" 2>&1 </dev/null &
+bpid=$!
+n=0
+until grep -q WB-READY "$tmp/term/console.log" 2>/dev/null || [ $n -ge 900 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+kill -TERM "$bpid"
+wait "$bpid" || rc=$?
+t_status "the harness stopped by TERM during a boot ends with status 143" 143 "$rc"
+t_grep "it says the VM was stopped and nothing graded" 'interrupted: the VM was stopped' "$tmp/term.out"
+t_no_leftovers "no QEMU is left after the harness was stopped" "$tmp/term"
+
+# Output redirected to a file keeps everything, in order: what the
+# harness printed before the VM, the console, and the verdict after it.
+rc=0
+env WB_QUIET=0 WB_LABS="$fixtures" WB_RUN_DIR="$tmp/whole" WB_CMDLINE=wb.then=steps \
+	"$WB_ROOT/vm/lab.sh" forge run >"$tmp/whole.out" 2>&1 </dev/null || rc=$?
+if awk '/==> building program forger/ && !a { a = NR } /^the fixture.s steps/ && a && !b { b = NR }
+	/guided steps \(run.sh\) ended with status 3/ && b { c = NR } END { exit !c }' "$tmp/whole.out"; then
+	t_ok "a run redirected to a file keeps the build, the console and the verdict, in order"
+else
+	t_fail "a run redirected to a file keeps the build, the console and the verdict, in order" \
+		"the build line, the guest's steps, then the verdict" "$(head -n 20 "$tmp/whole.out")"
+fi
+
 # KVM forced where the probe found it unusable (here a KVM guest hangs or
 # QEMU aborts): the run still ends within seconds, with a reason.
 if [ "$(head -n 1 "$WB_CACHE/kvm-probe" 2>/dev/null)" = tcg ] && [ -e /dev/kvm ]; then
@@ -148,6 +236,14 @@ t_grep "the message says which student file it comes from" \
 rc=0
 WB_LABS=$tmp/labs "$WB_ROOT/vm/kernel.sh" >"$tmp/iso.out" 2>&1 || rc=$?
 t_status "a compile error in one lab's kernel file does not break the kernel of another" 0 "$rc"
+
+# A disk that fills up during a build: the compiler's real ENOSPC error
+# (gcc writing its object to /dev/full) is explained, with the way out.
+echo 'int x;' | gcc -x c -c - -o /dev/full >"$tmp/full.log" 2>&1
+out=$( (. "$WB_ROOT/vm/lib.sh" && wb_disk_full "$tmp/full.log" "the kernel build") 2>&1) || :
+printf '%s\n' "$out" >"$tmp/full.out"
+t_grep "a full disk during a build is named, with how much is left and what to free" \
+	'the disk filled up during the kernel build: .* left on .*Free some space' "$tmp/full.out"
 
 # A cache folder that cannot be written.
 : >"$tmp/not-a-folder"

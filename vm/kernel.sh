@@ -325,6 +325,7 @@ build() {
 			/^WB-MAKE-FAILED/ { failed = 1 }
 			END { exit failed }' >&2 || rc=1
 	[ "$rc" = 0 ] && return 0
+	wb_disk_full "$log" "the kernel build" && return 1
 	wb_say "error: the kernel build failed. The compiler said:"
 	grep -E -B2 -A6 'error:|Error [0-9]' "$log" | grep -v '^WB-MAKE-FAILED' | head -n 60 >&2
 	# Name the student's copy when the error is in a lab file.
@@ -345,6 +346,19 @@ failed() {
 	echo failed >"$WB_KSTATE/built"
 	exit 1
 }
+
+# Ctrl-C (or a TERM) during the build: make stops its jobs; the next run
+# goes on from where this one stopped.
+interrupted() {
+	trap - INT TERM
+	[ -f "$WB_KSTATE/modules.order" ] && [ ! -f "$WB_KBUILD/modules.order" ] &&
+		cp "$WB_KSTATE/modules.order" "$WB_KBUILD/modules.order"
+	echo failed >"$WB_KSTATE/built"
+	wb_say "interrupted: the kernel build stopped halfway. Nothing is lost; the next make kernel (or make lab) goes on from where it stopped."
+	exit "$1"
+}
+trap 'interrupted 130' INT
+trap 'interrupted 143' TERM
 
 start=$(date +%s)
 if [ -n "$fast_kos" ]; then

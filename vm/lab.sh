@@ -188,12 +188,17 @@ accel=$(wb_accel)
 rc=0
 wb_boot "$accel" "$mode" "$lab" "$build" "$rundir" "${timeout:-120}" || rc=$?
 if [ "$mode" != shell ]; then
-	tr -d '\r' <"$rundir/console.log" | awk '
-		/^WB-CHECK-BEGIN/ { on = 1; next }
-		/^WB-CHECK-END/ { on = 0 }
-		on' >"$rundir/ktap"
+	# wb_verdict wrote the checker's report from the verdict channel.
+	[ -f "$rundir/ktap" ] || : >"$rundir/ktap"
+	steps=$(cat "$rundir/steps.status" 2>/dev/null || :)
+	if [ -n "$steps" ] && [ "$steps" != 0 ]; then
+		wb_say "lab $lab ($variant): the guided steps (run.sh) ended with status $steps; the checker's verdict follows"
+	fi
 	points=
-	if [ "$rc" -le 1 ] && score=$(wb_points "$lab" "$rundir/ktap"); then
+	# A report that is not whole earns nothing, whatever it says.
+	if [ -f "$rundir/ktap.broken" ]; then
+		points=", 0 points: the report is not whole"
+	elif [ "$rc" -le 1 ] && score=$(wb_points "$lab" "$rundir/ktap"); then
 		points=", ${score% *} of ${score#* } points"
 	fi
 	if [ "$rc" = 0 ]; then

@@ -50,6 +50,13 @@ wb_need_cache() {
 	esac
 }
 
+# wb_disk_full LOG WHAT: true, after saying what to do, when LOG shows
+# that WHAT stopped because the disk was full.
+wb_disk_full() {
+	grep -q 'No space left on device' "$1" || return 1
+	wb_say "error: the disk filled up during $2: $(df -h "$WB_CACHE" | awk 'NR == 2 { print $4 " left on " $6 }'). Free some space (the kernel build needs about 4 GB in $WB_CACHE; ccache's share can go with: CCACHE_DIR=$WB_CACHE/ccache ccache -C), then run the same command again: the build goes on from where it stopped."
+}
+
 # Commands the step needs, with the Debian package that provides each:
 # wb_need_cmds "qemu-system-x86_64:qemu-system-x86" "gdb:gdb"
 wb_need_cmds() {

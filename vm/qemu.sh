@@ -28,6 +28,8 @@ wb_qemu_args() {
 		-device "virtio-9p-pci,fsdev=lab,mount_tag=lab" \
 		-fsdev "local,id=build,path=$build,security_model=none,multidevs=remap" \
 		-device "virtio-9p-pci,fsdev=build,mount_tag=build" \
+		-fsdev "local,id=verdict,path=$rundir/verdict,security_model=none" \
+		-device "virtio-9p-pci,fsdev=verdict,mount_tag=verdict" \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" \
 		-pidfile "$rundir/qemu.pid"
 	# The in-tree modules of the kernel it boots, copied by vm/lab.sh, so
@@ -99,6 +101,7 @@ wb_accel() {
 	if [ ! -f "$WB_KVM_PROBE" ] || [ "$(sed -n 2p "$WB_KVM_PROBE")" != "$key" ]; then
 		wb_say "probing KVM (a short boot, at most ${WB_KVM_PROBE_SECONDS:-10} s; the answer is kept in $WB_KVM_PROBE)"
 		pdir=$(mktemp -d "$WB_CACHE/probe.XXXXXX")
+		mkdir "$pdir/verdict"
 		wb_rundir_kernel "$pdir"
 		# shellcheck disable=SC2046
 		IFS='
@@ -155,7 +158,11 @@ wb_crash_text() {
 wb_boot() {
 	accel=$1 mode=$2 lab=$3 build=$4 rundir=$5 limit=$6
 	mkdir -p "$rundir"
-	rm -f "$rundir/console.log" "$rundir/gdb.log" "$rundir/qemu.pid" "$rundir/gdb.pid"
+	rm -f "$rundir/console.log" "$rundir/gdb.log" "$rundir/qemu.pid" "$rundir/gdb.pid" \
+		"$rundir/ktap" "$rundir/ktap.broken" "$rundir/steps.status"
+	# The verdict channel's host side (see vm/guest/init).
+	rm -rf "$rundir/verdict"
+	mkdir "$rundir/verdict"
 	[ -n "${WB_GDB_SCRIPT:-}" ] && WB_PAUSED=1
 	IFS='
 '
@@ -163,25 +170,41 @@ wb_boot() {
 	set -- $(wb_qemu_args "$accel" "$mode" "$lab" "$build" "$rundir")
 	unset IFS
 	wb_say "VM: $accel, lab $lab, gdb stub on unix socket $rundir/gdb.sock (attach: make gdb LAB=$lab)"
-	rm -f "$rundir/noboot"
+	rm -f "$rundir/noboot" "$rundir/qemu.err" "$rundir/timed-out"
+	started=$(date +%s)
+	# Ctrl-C or a TERM to the harness: stop what this boot started, say
+	# so, and end with 130 (or 143).
+	trap 'wb_boot_interrupted "$rundir" 130' INT
+	trap 'wb_boot_interrupted "$rundir" 143' TERM
 	if [ "$mode" = shell ]; then
 		wb_say "Ctrl-a x quits QEMU; 'exit' in the guest powers it off"
 		wb_boot_watchdog "$rundir" &
 		wdog=$!
-		qemu-system-x86_64 "$@" || :
+		rc=0
+		qemu-system-x86_64 "$@" 2>"$rundir/qemu.err" || rc=$?
 		kill "$wdog" 2>/dev/null || :
 		wait "$wdog" 2>/dev/null || :
+		trap - INT TERM
 		if [ -f "$rundir/noboot" ]; then
 			wb_verdict "$rundir" 0 0
 			return
 		fi
+		# Ctrl-a x, or 'exit' in the guest, end a shell normally; QEMU
+		# stopped by a signal from outside does not.
+		wb_killed_from_outside "$rundir" "$rc" && return 5
+		[ -s "$rundir/qemu.err" ] && sed 's/^/qemu: /' "$rundir/qemu.err" >&2
 		return 0
 	fi
-	out=/dev/stdout
-	[ "${WB_QUIET:-0}" = 1 ] && out=/dev/null
+	# QEMU's output goes to the harness's own stdout, inherited and not
+	# opened again (opening /dev/stdout would truncate a file that the
+	# output is redirected to).
 	# TERM first: timeout(1) survives it and reaps QEMU, so that no
 	# orphan is left behind; KILL five seconds later if QEMU ignores it.
-	timeout -k 5 "$limit" qemu-system-x86_64 "$@" </dev/null >"$out" 2>"$rundir/qemu.err" &
+	if [ "${WB_QUIET:-0}" = 1 ]; then
+		timeout -k 5 "$limit" qemu-system-x86_64 "$@" </dev/null >/dev/null 2>"$rundir/qemu.err" &
+	else
+		timeout -k 5 "$limit" qemu-system-x86_64 "$@" </dev/null 2>"$rundir/qemu.err" &
+	fi
 	echo $! >"$rundir/timeout.pid"
 	qpid=$!
 	if [ -n "${WB_GDB_SCRIPT:-}" ]; then
@@ -203,6 +226,11 @@ wb_boot() {
 	wdog=$!
 	rc=0
 	wait "$qpid" || rc=$?
+	# timeout(1) says 124 when its TERM ended QEMU, 137 when it had to
+	# KILL; a 137 before the limit is someone else's KILL.
+	if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ $(($(date +%s) - started)) -ge "$limit" ]; }; then
+		touch "$rundir/timed-out"
+	fi
 	kill "$wdog" 2>/dev/null || :
 	wait "$wdog" 2>/dev/null || :
 	if [ -f "$rundir/gdb.pid" ]; then
@@ -216,7 +244,31 @@ wb_boot() {
 		wait "$gpid" 2>/dev/null || :
 	fi
 	wb_kill_rundir "$rundir"
+	trap - INT TERM
 	wb_verdict "$rundir" "$rc" "$limit"
+}
+
+# wb_boot_interrupted RUNDIR STATUS: the harness was interrupted during
+# a boot; nothing it started may outlive it.
+wb_boot_interrupted() {
+	trap - INT TERM
+	wb_kill_rundir "$1"
+	wb_say "interrupted: the VM was stopped (run folder: $1). Nothing was graded; run the same command again to start over."
+	exit "$2"
+}
+
+# wb_killed_from_outside RUNDIR STATUS: true, after saying so, when QEMU
+# (or timeout(1) around it) ended because of a signal that the harness
+# did not send. STATUS is the exit status of the command that ran QEMU.
+wb_killed_from_outside() {
+	sig=$(sed -n 's/.*terminating on signal \([0-9]*\).*/\1/p' "$1/qemu.err" 2>/dev/null | head -n 1)
+	if [ -z "$sig" ] && [ "$2" -gt 128 ] && [ ! -f "$1/timed-out" ]; then
+		sig=$(($2 - 128))
+	fi
+	[ -n "$sig" ] || return 1
+	wb_say "error: QEMU was stopped by signal $sig ($(kill -l "$sig" 2>/dev/null || echo "?")) from outside the harness, before the guest finished: something on this machine killed it (a kill command, the OOM killer, a CI job's timeout). Nothing was graded. Run the same command again; if it happens again, look at dmesg and at free -m."
+	[ -s "$1/qemu.err" ] && sed 's/^/    qemu: /' "$1/qemu.err" >&2
+	return 0
 }
 
 # A guest that has not reached its init script WB_BOOT_LIMIT seconds after
@@ -258,17 +310,59 @@ wb_verdict() {
 		wb_console_tail "$log"
 		return 4
 	fi
-	if [ "$rc" = 137 ] || [ "$rc" = 124 ]; then
+	if [ -f "$rundir/timed-out" ]; then
 		wb_say "error: the guest did not finish within $limit s (the lab's TIMEOUT); it was killed. Last console lines:"
 		wb_console_tail "$log"
 		return 4
 	fi
-	status=$(tr -d '\r' <"$log" | sed -n 's/^WB-STATUS \([0-9]*\)$/\1/p' | tail -n 1)
-	if [ -z "$status" ]; then
-		wb_say "error: the guest stopped without a verdict (QEMU exit status $rc). Last console lines:"
+	if wb_killed_from_outside "$rundir" "$rc"; then
+		wb_say "last console lines:"
+		wb_console_tail "$log"
+		return 5
+	fi
+	# The verdict comes from the channel that only the guest's init and
+	# session write (vm/guest/init), never from the console: anything in
+	# the guest can print "ok" there.
+	v=$rundir/verdict/verdict
+	if [ ! -f "$v" ] || ! grep -qx end "$v"; then
+		wb_say "error: the guest stopped without a verdict (QEMU exit status $rc): the session did not reach its end, so it was killed, or the guest powered off early. Last console lines:"
 		wb_console_tail "$log"
 		[ -s "$rundir/qemu.err" ] && sed 's/^/    qemu: /' "$rundir/qemu.err" >&2
 		return 5
 	fi
-	return "$status"
+	sed -n 's/^steps-end //p' "$v" >"$rundir/steps.status"
+	if ! grep -qx check-begin "$v"; then
+		status=$(sed -n 's/^status //p' "$v" | tail -n 1)
+		return "${status:-5}"
+	fi
+	sed -n 's/^K //p' "$v" >"$rundir/ktap"
+	cstatus=$(sed -n 's/^check-status //p' "$v")
+	# The report must be whole: a plan first, then exactly that many
+	# results, numbered in order, then the checker's own exit.
+	short=$(awk '
+		/^1\.\.[0-9]+$/ && !seen { plan = substr($0, 4) + 0; seen = 1; next }
+		/^(not )?ok [0-9]+( |$)/ {
+			n++
+			num = ($1 == "not") ? $3 : $2
+			if (num + 0 != n && !bad) bad = "result " n " is numbered " num
+		}
+		END {
+			if (!seen) print "no plan"
+			else if (bad) print bad
+			else if (n != plan) print "planned " plan ", reported " n
+		}' "$rundir/ktap")
+	if [ -z "$cstatus" ] || [ -n "$short" ]; then
+		echo "${short:-no exit status}" >"$rundir/ktap.broken"
+		wb_say "error: the checker's report is not whole (${short:-no exit status}; the checker's exit status: ${cstatus:-none}): it was stopped or killed midway, or something else wrote into its output. This counts as a failure."
+		return 1
+	fi
+	if [ "$cstatus" = 0 ] && grep -q '^not ok ' "$rundir/ktap"; then
+		wb_say "error: the checker exited with status 0 but reported a failure: counted as failed"
+		return 1
+	fi
+	case $cstatus in
+	0 | 1) return "$cstatus" ;;
+	esac
+	wb_say "error: the checker exited with status $cstatus (a checker exits 0 or 1): counted as failed"
+	return 1
 }
