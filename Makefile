@@ -1,5 +1,7 @@
 # The kernel workbook: the front door. The work is done by vm/*.sh.
 #
+#   make start [LAB=name]         the first command: build, boot lab 0 (or
+#                                 LAB), run its steps and say where you are
 #   make lab [LAB=name] [RUN=1]   build and boot a lab (default: the first)
 #   make gdb [LAB=name]           attach gdb to that lab's running VM
 #   make check [LAB=name]         every test, or one lab (solution passes,
@@ -24,7 +26,7 @@ EDITION ?= student
 export RUN VARIANT ACCEL WB_CACHE
 export WB_ROOT := $(CURDIR)
 
-.PHONY: all setup kernel lab gdb check soak labs skeletons diff lab-patch new-lab book bench help
+.PHONY: all setup start kernel lab gdb check soak labs skeletons diff lab-patch new-lab book bench help
 
 all: help
 
@@ -37,6 +39,9 @@ setup:
 
 kernel: setup
 	@vm/kernel.sh
+
+start: setup
+	@WB_PROGRESS=1 vm/lab.sh "$(LAB)" run
 
 lab: setup
 	@vm/lab.sh "$(LAB)"

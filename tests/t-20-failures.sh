@@ -157,6 +157,27 @@ if [ "$(head -n 1 "$WB_CACHE/kvm-probe" 2>/dev/null)" = tcg ] && [ -e /dev/kvm ]
 	t_no_leftovers "no QEMU is left after the failed KVM boot" "$tmp/kvm"
 fi
 
+# The first run, on an untouched checkout (lab 0's tracked files only):
+# make start ends with 0 and says where the student is and what is next;
+# the graded run of the same files still fails.
+mkdir -p "$tmp/fresh"
+(cd "$WB_ROOT" && git ls-files labs/lab0-taint) | while read -r f; do
+	mkdir -p "$tmp/fresh/$(dirname "${f#labs/}")"
+	cp "$WB_ROOT/$f" "$tmp/fresh/${f#labs/}"
+done
+rc=0
+env WB_LABS="$tmp/fresh" WB_RUN_DIR="$tmp/start" WB_PROGRESS=1 \
+	"$WB_ROOT/vm/lab.sh" lab0-taint run >"$tmp/start.out" 2>&1 </dev/null || rc=$?
+t_status "the first run (make start) on an untouched lab 0 ends with status 0" 0 "$rc"
+t_grep "it says where the student is" 'Where you are: lab lab0-taint booted in the VM, its guided steps ran, and [0-9]+ of 8 checks pass' \
+	"$tmp/start.out"
+t_grep "it names the first TODO and where it is" \
+	'Next: TODO 1 in labs/lab0-taint/fs/proc/tainted.c:[0-9]+: ' "$tmp/start.out"
+rc=0
+env WB_LABS="$tmp/fresh" WB_RUN_DIR="$tmp/graded" \
+	"$WB_ROOT/vm/lab.sh" lab0-taint run >"$tmp/graded.out" 2>&1 </dev/null || rc=$?
+t_status "the graded run of the same files keeps the checker's failure, status 1" 1 "$rc"
+
 # An unknown lab name is answered with the list of labs.
 rc=0
 (cd "$WB_ROOT" && make -s lab LAB=no-such-lab) >"$tmp/unknown.out" 2>&1 </dev/null || rc=$?
@@ -240,7 +261,7 @@ t_status "a compile error in one lab's kernel file does not break the kernel of 
 # A disk that fills up during a build: the compiler's real ENOSPC error
 # (gcc writing its object to /dev/full) is explained, with the way out.
 echo 'int x;' | gcc -x c -c - -o /dev/full >"$tmp/full.log" 2>&1
-out=$( (. "$WB_ROOT/vm/lib.sh" && wb_disk_full "$tmp/full.log" "the kernel build") 2>&1) || :
+out=$(sh -c '. "$1/vm/lib.sh" && wb_disk_full "$2" "the kernel build"' sh "$WB_ROOT" "$tmp/full.log" 2>&1) || :
 printf '%s\n' "$out" >"$tmp/full.out"
 t_grep "a full disk during a build is named, with how much is left and what to free" \
 	'the disk filled up during the kernel build: .* left on .*Free some space' "$tmp/full.out"

@@ -317,13 +317,35 @@ log=$WB_KSTATE/build.log
 
 # build TARGET...: make them, with progress, and on failure say what the
 # compiler said and which file of the lab it was.
+# A build from scratch shows done/total, the share and the time left:
+# the total is the step count of the last build from scratch here, or the
+# one measured for the workbook's configuration (kernel/BUILD_STEPS), and
+# the time left comes from this build's rate so far.
 build() {
-	rc=0
+	rc=0 total=0
+	if [ ! -f "$WB_KBUILD/vmlinux" ]; then
+		total=$(cat "$WB_KSTATE/cold.steps" 2>/dev/null || cat "$WB_KERNEL_DIR/BUILD_STEPS" 2>/dev/null || echo 0)
+	fi
 	{ kmake "$@" 2>&1 || echo "WB-MAKE-FAILED $?"; } |
-		tee "$log" | awk '
-			/^  [A-Z]/ { n++; if (n % 250 == 0) { printf "    %5d steps, now %s\n", n, $2; fflush() } }
+		tee "$log" | awk -v total="$total" -v start="$(date +%s)" '
+			/^  [A-Z]/ {
+				n++
+				if (n % 250)
+					next
+				if (total + 0 > n) {
+					"date +%s" | getline now
+					close("date +%s")
+					left = (now - start) * (total - n) / n
+					printf "    %5d/%d steps (%d%%), about %d min left, now %s\n", n, total, 100 * n / total, (left + 59) / 60, $2
+				} else
+					printf "    %5d steps, now %s\n", n, $2
+				fflush()
+			}
 			/^WB-MAKE-FAILED/ { failed = 1 }
 			END { exit failed }' >&2 || rc=1
+	if [ "$rc" = 0 ] && [ "$total" != 0 ]; then
+		grep -c '^  [A-Z]' "$log" >"$WB_KSTATE/cold.steps" || :
+	fi
 	[ "$rc" = 0 ] && return 0
 	wb_disk_full "$log" "the kernel build" && return 1
 	wb_say "error: the kernel build failed. The compiler said:"

@@ -51,12 +51,12 @@ trap 'wb_kill_rundir "$rundir"; exit 130' INT TERM
 # runs. The VM and gdb use a link to this build's vmlinux and a copy of
 # its modules, kept in the run folder until the VM is gone, so that a
 # rebuild never changes them under a running lab. Exit status 6: the lab
-# could not be built.
+# could not be built. The lab's own modules and host-built parts are
+# built against the tree too: the lock is held until they are done.
 wb_klock
 WB_KLOCKED=1 "$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit 6
 "$WB_ROOT/vm/initramfs.sh" || exit 6
 wb_rundir_kernel "$rundir"
-exec 9>&-
 
 # ---- the lab's modules and programs -----------------------------------
 
@@ -171,6 +171,10 @@ fi
 
 # ---- boot -------------------------------------------------------------
 
+# Everything this boot reads from the tree is in the run folder or in
+# the lab's build folder now: the tree is free for another lab.
+exec 9>&-
+
 # make gdb loads module symbols from here.
 echo "$build" >"$rundir/build"
 # WB_TIMEOUT overrides the manifest (make bench runs longer than a check).
@@ -208,5 +212,26 @@ if [ "$mode" != shell ]; then
 		awk '/^not ok/ { p = 1; print; next } /^#/ && p { print; next } { p = 0 }' \
 			"$rundir/ktap" | sed 's/^/    /' >&2
 	fi
+fi
+# WB_PROGRESS=1 (make start): where the student is, not a grade. The run
+# succeeds when the lab booted and its checker reported in full, however
+# many checks pass; a crash, a timeout or a broken report still fail.
+if [ "${WB_PROGRESS:-0}" = 1 ] && [ "$rc" -le 1 ] && [ ! -f "$rundir/ktap.broken" ]; then
+	total=$(grep -cE '^(not )?ok ' "$rundir/ktap" || :)
+	passing=$(grep -c '^ok ' "$rundir/ktap" || :)
+	wb_say ""
+	wb_say "Where you are: lab $lab booted in the VM, its guided steps ran, and $passing of $total checks pass${points}."
+	next=
+	[ "$variant" != student ] || next=$("$WB_ROOT/vm/skel.sh" --next "$lab" 2>/dev/null) || :
+	if [ "$rc" = 0 ]; then
+		wb_say "Every check passes: this lab is done. make labs lists the others."
+	elif [ -n "$next" ]; then
+		rest=${next#* }
+		wb_say "Next: TODO ${next%% *} in ${rest%% *}: ${rest#* }"
+	else
+		wb_say "Next: the failing checks above say what is still missing."
+	fi
+	wb_say "The guided steps: labs/$lab/README.rst (and the book). To be graded: make lab LAB=$lab RUN=1"
+	exit 0
 fi
 exit "$rc"

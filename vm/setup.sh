@@ -22,6 +22,12 @@ if [ "$(id -u)" != 0 ]; then
 	wb_die "missing Debian packages:$missing. Install them with: sudo apt-get install$missing"
 fi
 wb_step "installing Debian packages:$missing"
+# What each is for: the comment of its group in vm/packages.
+awk -v want="$missing " '
+	/^#/ { why = $0; sub(/^#[[:space:]]*/, "", why); next }
+	/^[[:space:]]*$/ { next }
+	{ sub(/[[:space:]]*#.*/, ""); if (index(want, " " $1 " ")) printf "    %-22s %s\n", $1, why }
+' "$WB_ROOT/vm/packages" >&2
 export DEBIAN_FRONTEND=noninteractive
 # shellcheck disable=SC2086
 if ! apt-get install -y -q --no-install-recommends $missing >&2; then

@@ -27,7 +27,7 @@ set -eu
 
 action=build
 case ${1:-} in
---regenerate | --diff)
+--regenerate | --diff | --next)
 	action=${1#--}
 	shift
 	;;
@@ -220,6 +220,50 @@ diff)
 			"$skel/$path" "$mine" || :
 	done
 	exit "$rc"
+	;;
+next)
+	# The first TODO step that the student has not touched, in the order
+	# of FILES and then by number: its marker is still followed by the
+	# skeleton's own lines, up to the blank line that ends the block.
+	# Printed as "N PATH:LINE MARKER".
+	skeleton "$skel"
+	wb_lab_own_files "$lab" | while read -r path _kind; do
+		[ -f "$WB_LABS/$lab/$path" ] || continue
+		awk -v path="labs/$lab/$path" '
+			FNR == NR {
+				if (match($0, /TODO [0-9]+:/)) {
+					b++
+					num[b] = substr($0, RSTART + 5, RLENGTH - 6) + 0
+					len[b] = 1
+					line[b, 1] = $0
+					inb = 1
+				} else if (inb) {
+					# The block ends with the blank line after it.
+					line[b, ++len[b]] = $0
+					if ($0 ~ /^[ \t]*$/)
+						inb = 0
+				}
+				next
+			}
+			{ mine[FNR] = $0; n = FNR }
+			END {
+				for (k = 1; k <= b; k++)
+					for (i = 1; i <= n; i++) {
+						if (mine[i] != line[k, 1])
+							continue
+						for (j = 2; j <= len[k] && mine[i + j - 1] == line[k, j]; j++)
+							;
+						if (j > len[k]) {
+							t = mine[i]
+							sub(/^[ \t]*(\/\*|\/\/)[ \t]*/, "", t)
+							sub(/[ \t]*\*\/[ \t]*$/, "", t)
+							sub(/^TODO [0-9]+:[ \t]*/, "", t)
+							print num[k], path ":" i, t
+							break
+						}
+					}
+			}' "$skel/$path" "$WB_LABS/$lab/$path" | sort -n | head -n 1
+	done | head -n 1
 	;;
 build)
 	case $variant in
