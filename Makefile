@@ -17,16 +17,19 @@
 #   make labs                     list the labs
 #   make book [EDITION=instructor]
 #   make bench                    measure the pipeline on this machine
+#   make grade SUBMISSIONS=dir [LABS="a b"] [SHARD=i/N] [OUT=dir] [JOBS=n]
+#                                 (instructors) grade a class with the
+#                                 course's own checkers
 #   make soak [LAB=name] [N=10]   each lab's check N times in a row:
 #                                 passes, median and worst time
 
 SHELL := /bin/sh
 LAB ?=
 EDITION ?= student
-export RUN VARIANT ACCEL WB_CACHE
+export RUN VARIANT ACCEL WB_CACHE SUBMISSIONS LABS SHARD OUT JOBS
 export WB_ROOT := $(CURDIR)
 
-.PHONY: all setup start kernel lab gdb check soak labs skeletons diff lab-patch new-lab book bench help
+.PHONY: all setup start kernel lab gdb check grade soak labs skeletons diff lab-patch new-lab book bench help
 
 all: help
 
@@ -55,6 +58,9 @@ ifeq ($(LAB),)
 else
 	@tests/run.sh --lab "$(LAB)"
 endif
+
+grade: setup
+	@vm/grade.sh
 
 soak: setup
 	@tests/soak.sh $(LAB)

@@ -170,7 +170,7 @@ for l in $(wb_lab_names); do
 	*) continue ;;
 	esac
 	wb_step "lab $l: its own benchmark (labs/$l/bench.sh in the guest, with the solution)"
-	table=$WB_CACHE/labs/$l/solution/build/bench.rst
+	table=$WB_LABWORK/$l/solution/build/bench.rst
 	rm -f "$table"
 	rc=0
 	t=$(now)

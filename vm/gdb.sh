@@ -30,7 +30,7 @@ done
 # shellcheck disable=SC2086,SC2012
 rundir=$(dirname "$(ls -t $live | head -n 1)")
 wb_say "attaching to $rundir/gdb.sock (VM of $rundir)"
-symbols=$(cat "$rundir/build" 2>/dev/null || echo "$WB_CACHE/labs/$lab")
+symbols=$(cat "$rundir/build" 2>/dev/null || echo "$WB_LABWORK/$lab")
 IFS='
 '
 # shellcheck disable=SC2046

@@ -181,7 +181,7 @@ if [ -n "$LAB" ]; then
 	wb_lab_own_files "$LAB" | while read -r path kind; do
 		[ "$kind" = tree ] || continue
 		if [ "$VARIANT" = student ]; then
-			src=$WB_CACHE/labs/$LAB/student/tree/$path
+			src=$WB_LABWORK/$LAB/student/tree/$path
 		else
 			src=$(wb_variant_file "$LAB" "$VARIANT" "$path")
 		fi

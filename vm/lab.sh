@@ -35,7 +35,7 @@ case " $(wb_manifest "$lab" FILES) " in
 *:bpf\ *) wb_need_cmds clang:clang bpftool:bpftool ;;
 esac
 
-build=$WB_CACHE/labs/$lab/$variant/build
+build=$WB_LABWORK/$lab/$variant/build
 
 rundir=${WB_RUN_DIR:-$WB_CACHE/run/$lab.$$}
 mkdir -p "$rundir"
@@ -153,7 +153,7 @@ done || exit 6
 hostbuild=$(wb_manifest "$lab" HOSTBUILD)
 if [ -n "$hostbuild" ]; then
 	wb_step "building the lab's host-built parts ($hostbuild)"
-	lcache=$WB_CACHE/labs/$lab/cache
+	lcache=$WB_LABWORK/$lab/cache
 	mkdir -p "$lcache"
 	if ! WB_ROOT=$WB_ROOT WB_KSRC=$WB_KSRC WB_KBUILD=$WB_KBUILD WB_CACHE=$WB_CACHE \
 		WB_JOBS=$WB_JOBS WB_LAB_SRC=$(wb_variant_dir "$lab" "$variant") \

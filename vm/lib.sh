@@ -8,6 +8,10 @@ WB_CACHE=${WB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kernel-workbook}
 WB_LABS=${WB_LABS:-$WB_ROOT/labs}
 WB_SOLUTIONS=${WB_SOLUTIONS:-$WB_ROOT/solutions}
 WB_KERNEL_DIR=${WB_KERNEL_DIR:-$WB_ROOT/kernel}
+# What the harness makes for each lab (its variants, the student's tree
+# files, builds, caches): one folder per lab. make grade gives each
+# submission its own.
+WB_LABWORK=${WB_LABWORK:-$WB_CACHE/labs}
 WB_KSRC=$WB_CACHE/kernel/linux-source-6.1
 WB_KBUILD=$WB_CACHE/kernel/build
 WB_KSTATE=$WB_CACHE/kernel/state
@@ -234,7 +238,7 @@ wb_series() {
 wb_variant_dir() {
 	case $2 in
 	student) printf '%s/%s\n' "$WB_LABS" "$1" ;;
-	solution | skeleton) printf '%s/labs/%s/%s/src\n' "$WB_CACHE" "$1" "$2" ;;
+	solution | skeleton) printf '%s/%s/%s/src\n' "$WB_LABWORK" "$1" "$2" ;;
 	*) wb_die "unknown variant '$2' (student, solution or skeleton)" ;;
 	esac
 }

@@ -80,6 +80,7 @@ wb_gdb_args() {
 	printf '%s\n' -q -nx -ex 'set pagination off' -ex 'set confirm off' \
 		-ex "add-auto-load-safe-path $WB_KBUILD" \
 		-ex "file $1/vmlinux" -ex "source $WB_KBUILD/vmlinux-gdb.py" \
+		-ex "source $WB_ROOT/vm/workbook.gdb" \
 		-ex "target remote $1/gdb.sock"
 }
 

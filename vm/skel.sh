@@ -149,7 +149,7 @@ skeleton() {
 # The skeleton a student file was created from is kept beside the
 # variants: when the tree moves under the lab, the student's edits are
 # merged onto the new skeleton instead of the new tree being reverted.
-origin=$WB_CACHE/labs/$lab/origin
+origin=$WB_LABWORK/$lab/origin
 skel=$(wb_variant_dir "$lab" skeleton)
 
 # student: every missing file of the lab folder, from the skeleton.
@@ -168,7 +168,7 @@ student() {
 	done
 	# The kernel files to build: the student's, merged onto the newest
 	# skeleton if the tree changed since the copy was made.
-	out=$WB_CACHE/labs/$lab/student/tree
+	out=$WB_LABWORK/$lab/student/tree
 	rm -rf "$out"
 	for path in $tree; do
 		mine=$WB_LABS/$lab/$path

@@ -18,12 +18,12 @@
 
 break kernel/bpf/bloom_filter.c:171
 break bloom_map_peek_elem
-continue
+wb-continue
 print bloom->nr_hash_funcs
 print/x bloom->bitset_mask
 print bloom->map.max_entries
 print bloom->map.map_extra
-continue
+wb-continue
 print *(unsigned int *)value
 print ((struct bpf_bloom_filter *)map)->nr_hash_funcs
 print/x ((struct bpf_bloom_filter *)map)->bitset_mask

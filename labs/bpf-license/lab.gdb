@@ -12,12 +12,12 @@
 # The test suite runs this file in batch mode against the lab VM while
 # the lab's steps run, and checks its output against each "expect:" line.
 break check_helper_call if insn->imm == 6
-continue
+wb-continue
 print env->prog->aux->name
 print env->prog->gpl_compatible
-continue
+wb-continue
 print env->prog->gpl_compatible
-continue
+wb-continue
 print env->prog->aux->name
 print env->prog->gpl_compatible
 print bpf_trace_printk_proto.gpl_only

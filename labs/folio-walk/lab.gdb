@@ -24,17 +24,17 @@
 # the lab's steps run, and checks its output against each "expect:" line
 # (an extended regular expression).
 break cc_platform_has
-continue
+wb-continue
 print attr
 backtrace 3
 delete
 break do_init_module
-continue
+wb-continue
 print mod->name
 python import os; d = os.path.dirname(gdb.current_progspace().filename); gdb.execute("lx-symbols " + open(os.path.join(d, "build")).read().strip())
 delete 2
 break fw_show_folio
-continue
+wb-continue
 print folio->index
 print folio->_folio_order
 print/x folio->flags
@@ -47,7 +47,7 @@ print *folio
 backtrace 3
 delete
 break cc_platform_has if $_caller_is("fw_cc_attrs_show")
-continue
+wb-continue
 print attr
 print cc_vendor
 backtrace 4

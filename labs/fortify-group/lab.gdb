@@ -20,21 +20,21 @@
 # and checks its output against each "expect:" line.
 
 break do_init_module
-continue
+wb-continue
 print mod->name
 delete 1
 python import os; gdb.execute("lx-symbols " + os.path.dirname(gdb.current_progspace().filename))
 tbreak lkdtm_FORTIFY_MEM_MEMBER
-continue
+wb-continue
 tbreak __warn_printk
-continue
+wb-continue
 backtrace 2
 up
 print size
 print sizeof(target.a)
 print sizeof(target)
 break fortify_panic
-continue
+wb-continue
 backtrace 3
 print name
 # expect: ^\$1 = "lkdtm"

@@ -10,17 +10,17 @@
 # The test suite runs this file in batch mode against the lab VM while
 # the lab's steps run, and checks its output against each "expect:" line.
 break disk_set_independent_access_ranges
-continue
+wb-continue
 print iars->nr_ia_ranges
 printf "range 0: sector %llu, %llu sectors\n", iars->ia_range[0].sector, iars->ia_range[0].nr_sectors
 printf "range 1: sector %llu, %llu sectors\n", iars->ia_range[1].sector, iars->ia_range[1].nr_sectors
 print disk->disk_name
 backtrace 9
-continue
+wb-continue
 print iars->nr_ia_ranges
 print disk->ia_ranges->nr_ia_ranges
 backtrace 4
-continue
+wb-continue
 print iars->nr_ia_ranges
 printf "range 3: sector %llu, %llu sectors\n", iars->ia_range[3].sector, iars->ia_range[3].nr_sectors
 # expect: Breakpoint 1, disk_set_independent_access_ranges

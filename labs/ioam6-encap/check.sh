@@ -147,14 +147,26 @@ touch $out 2>/dev/null || out=$D/ioam6.out
 # Each of its tests starts the parser in the background, sleeps 0.1 s and
 # pings once; a parser that was not listening yet misses the packet and
 # waits for ever. Under TCG, starting a program in a namespace can take
-# longer than that (it did in CI, with gdb attached), so a sleep found
-# first on PATH stretches that one pause to 0.5 s. The script itself runs
-# as the tree has it.
+# longer than that (it did in CI, with gdb attached). A sleep found first
+# on PATH turns that one pause into a wait for the event itself: the
+# newest ioam6_parser blocked in recv() (recvfrom, syscall 45 on x86-64,
+# as /proc/PID/syscall shows it), for at most 5 s. No fixed pause is
+# long enough on a slow machine and every one is too long on a fast one.
+# The script itself runs as the tree has it.
 mkdir -p $D/shim
 cat >$D/shim/sleep <<'SHIM'
 #!/bin/sh
-[ "$*" = 0.1 ] && set -- 0.5
-exec /bin/sleep "$@"
+[ "$*" = 0.1 ] || exec /bin/sleep "$@"
+i=0
+while [ $i -lt 100 ]; do
+	pid=$(pgrep -n -x ioam6_parser)
+	if [ -n "$pid" ] && read -r nr _ 2>/dev/null <"/proc/$pid/syscall" &&
+		[ "$nr" = 45 ]; then
+		exit 0
+	fi
+	/bin/sleep 0.05
+	i=$((i + 1))
+done
 SHIM
 chmod +x $D/shim/sleep
 (cd /build && PATH=$D/shim:$PATH timeout 400 ./ioam6.sh) >$out 2>&1

@@ -28,31 +28,31 @@ end
 
 break ioam6_output if ((struct ioam6_lwt *)((struct dst_entry *)(skb->_skb_refdst & ~1UL))->lwtstate->data)->mode == 1
 break __ioam6_fill_trace_data
-continue
+wb-continue
 ilwt
 print $ilwt->mode
 ip6 $ilwt->tundst
-continue
+wb-continue
 print is_input
 print ((struct dst_entry *)(skb->_skb_refdst & ~1UL))->dev->nd_net.net->ipv6.sysctl.ioam6_id
-continue
+wb-continue
 print is_input
 print skb->dev->nd_net.net->ipv6.sysctl.ioam6_id
 print skb->dev->name
 delete
 break ioam6_output if ((struct ioam6_lwt *)((struct dst_entry *)(skb->_skb_refdst & ~1UL))->lwtstate->data)->mode == 2
-continue
+wb-continue
 ilwt
 print $ilwt->mode
 ip6 $ilwt->tundst
 delete
 break ioam6_output if ((struct ioam6_lwt *)((struct dst_entry *)(skb->_skb_refdst & ~1UL))->lwtstate->data)->mode == 3
-continue
+wb-continue
 ilwt
 print $ilwt->mode
 ip6 $ilwt->tundst
 print skb->dev
-continue
+wb-continue
 print $ilwt->mode
 print skb->dev->name
 delete

@@ -6,10 +6,10 @@
 # the lab's steps run, and checks its output against each "expect:" line
 # (an extended regular expression).
 break tainted_proc_show
-continue
+wb-continue
 print/x tainted_mask
 backtrace 4
-continue
+wb-continue
 print/x tainted_mask
 print (char)taint_flags[12].c_true
 # expect: Breakpoint 1, tainted_proc_show

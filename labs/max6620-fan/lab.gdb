@@ -75,10 +75,10 @@ class TargetWrite(gdb.Breakpoint):
 
 load = ModuleLoad("do_init_module")
 end
-continue
+wb-continue
 python import os; gdb.execute("lx-symbols " + os.path.dirname(gdb.current_progspace().filename))
 python load.delete(); TargetWrite("i2c_smbus_write_byte_data")
-continue
+wb-continue
 backtrace 3
 print/x value
 frame function max6620_read

@@ -26,12 +26,12 @@ define policy_attr
 end
 
 break ethnl_set_module
-continue
+wb-continue
 policy_attr
 python import os; gdb.execute("lx-symbols " + os.path.dirname(gdb.current_progspace().filename))
 break nsim_set_module_power_mode
 break ethtool_notify if cmd == 36
-continue
+wb-continue
 set $ns = (struct netdevsim *)((char *)dev + ((sizeof(struct net_device) + 31) & ~31))
 set $m = &$ns->nsim_dev->module
 print $m->type
@@ -42,10 +42,10 @@ finish
 print $m->policy
 print/x $m->eeprom[3]
 print/x $m->eeprom[26]
-continue
+wb-continue
 print cmd
 backtrace 2
-continue
+wb-continue
 policy_attr
 print $m->policy
 finish

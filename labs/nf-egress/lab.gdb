@@ -15,21 +15,21 @@
 # The test suite runs this file in batch mode against the lab VM while
 # the lab's steps run, and checks its output against each "expect:" line.
 break nf_register_net_hook
-continue
+wb-continue
 print (enum nf_dev_hooks)reg->hooknum
 print/d reg->pf
 print reg->dev->name
 print nf_hooks_needed[NFPROTO_NETDEV][NF_NETDEV_EGRESS].enabled.counter
 watch nf_hooks_needed[NFPROTO_NETDEV][NF_NETDEV_EGRESS].enabled.counter
 delete 1
-continue
+wb-continue
 backtrace 5
-continue
+wb-continue
 delete
 print nf_hooks_needed[NFPROTO_NETDEV][NF_NETDEV_EGRESS].enabled.counter
 print egress_needed_key.key.enabled.counter
 break nf_hook_slow if state->pf == NFPROTO_NETDEV && state->hook == NF_NETDEV_EGRESS
-continue
+wb-continue
 print (enum nf_dev_hooks)state->hook
 print state->out->name
 print state->in
