@@ -7,6 +7,7 @@
 #   BENCH_COLD=0     skip the cold kernel build (about 10 minutes)
 #   BENCH_PIPELINE=0 skip the pipeline figures, run only the labs' benchmarks
 #   BENCH_LABS="a b" run only these labs' benchmarks (none: no lab)
+#   BENCH_GRADE=0    skip the grading figures (BENCH_GRADE_LABS: which labs)
 #   BENCH_SAVE=1     copy each lab's table into its folder, for the book
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -151,6 +152,32 @@ if [ "${BENCH_PIPELINE:-1}" = 1 ]; then
 		set -- "$@" "$(elapsed "$t")"
 	done
 	[ $# -gt 0 ] && record "book build" - "$@"
+fi
+
+# Grading: seconds per (submission, lab) with a warm kernel, for a module
+# lab and a built-in lab (BENCH_GRADE_LABS), over a class of BENCH_RUNS
+# copies of the worked solution, one VM at a time. BENCH_GRADE=0 skips it.
+if [ "${BENCH_GRADE:-1}" = 1 ]; then
+	for glab in ${BENCH_GRADE_LABS:-folio-walk lab0-taint}; do
+		wb_lab_require "$glab"
+		wb_step "grading $runs copies of $glab's solution"
+		rm -rf "$tmp/class" "$tmp/grades"
+		"$WB_ROOT/vm/skel.sh" "$glab" solution "$tmp/sol-$glab" 2>/dev/null
+		for i in $(seq "$runs"); do
+			mkdir -p "$tmp/class/bench$i/labs/$glab"
+			cp -r "$tmp/sol-$glab/." "$tmp/class/bench$i/labs/$glab/"
+		done
+		if SUBMISSIONS=$tmp/class LABS=$glab OUT=$tmp/grades JOBS=1 \
+			"$WB_ROOT/vm/grade.sh" >"$tmp/grade.log" 2>&1; then
+			# shellcheck disable=SC2046
+			record "grade one submission, $glab" - $(cat "$tmp/grades/.rows/"*".$glab.time")
+		else
+			wb_say "grading $glab failed, not timed: $(tail -n 5 "$tmp/grade.log")"
+		fi
+		for i in $(seq "$runs"); do
+			rm -rf "$WB_CACHE/grade/bench$i"
+		done
+	done
 fi
 
 # Not a time: how much of the repository is upstream kernel text, in

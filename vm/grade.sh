@@ -52,10 +52,12 @@ grade_one() {
 	ignored=$(grep -E "^(labs/$lab/|solutions/$lab/|kernel/|vm/|tests/|Makefile$)" \
 		"$work/changes" || :)
 
+	t0=$(date +%s)
 	rc=0
 	WB_LABS=$stage WB_LABWORK=$work/work WB_RUN_DIR=$work/run/$lab WB_QUIET=1 \
 		VARIANT=student "$WB_ROOT/vm/lab.sh" "$lab" run \
 		>"$work/$lab.log" 2>&1 </dev/null || rc=$?
+	echo $(($(date +%s) - t0)) >"$rows/$student.$lab.time"
 	ktap=$work/run/$lab/ktap
 	[ -f "$ktap" ] || : >"$ktap"
 	case $rc in
@@ -239,9 +241,12 @@ done
 # tree is rebuilt only where two neighbours differ.
 for lab in $labs; do
 	tree=$(WB_LABS=$WB_ROOT/labs wb_lab_own_files "$lab" | awk '$2 == "tree" { print $1 }')
+	skel=$WB_CACHE/grade/.skeleton/$lab
+	[ -z "$tree" ] || WB_LABS=$WB_ROOT/labs "$WB_ROOT/vm/skel.sh" "$lab" skeleton "$skel" >&2 ||
+		wb_die "lab $lab: its skeleton cannot be made"
 	for s in $students; do
 		key=$(for p in $tree; do
-			cat "$SUBMISSIONS/$s/labs/$lab/$p" 2>/dev/null || echo skeleton
+			cat "$SUBMISSIONS/$s/labs/$lab/$p" 2>/dev/null || cat "$skel/$p"
 		done | sha256sum | cut -c1-16)
 		echo "$lab $key $s"
 	done | LC_ALL=C sort
