@@ -213,6 +213,12 @@ mkdir -p "$rows"
 students=$(cd "$SUBMISSIONS" && for d in */; do [ -d "$d" ] && echo "${d%/}"; done |
 	LC_ALL=C sort | awk -v i="$i" -v n="$n" '(NR - 1) % n == i - 1')
 [ -n "$students" ] || wb_die "no submissions in $SUBMISSIONS (shard $SHARD): one folder per student"
+# A student's folder name is a row of grades.csv and a file name in OUT.
+for s in $students; do
+	case $s in
+	*[!A-Za-z0-9._@+-]* | .*) wb_die "submission folder '$s': use letters, digits and . _ @ + - only (it names the student's row and files)" ;;
+	esac
+done
 # shellcheck disable=SC2086
 wb_step "grading $(echo "$students" | wc -w) submission(s), shard $SHARD, labs: $(printf '%s ' $labs)$JOBS VM(s) at a time"
 

@@ -316,11 +316,11 @@ export CCACHE_DIR="${CCACHE_DIR:-$WB_CACHE/ccache}" CCACHE_DEPEND=1
 log=$WB_KSTATE/build.log
 
 # build TARGET...: make them, with progress, and on failure say what the
-# compiler said and which file of the lab it was.
-# A build from scratch shows done/total, the share and the time left:
-# the total is the step count of the last build from scratch here, or the
-# one measured for the workbook's configuration (kernel/BUILD_STEPS), and
-# the time left comes from this build's rate so far.
+# compiler said and which file of the lab it was. A build from scratch
+# shows done/total, the share and the time left: the total is the step
+# count of the last build from scratch here, or the one counted for the
+# workbook's configuration (kernel/BUILD_STEPS), and the time left comes
+# from this build's rate so far.
 build() {
 	rc=0 total=0
 	if [ ! -f "$WB_KBUILD/vmlinux" ]; then
