@@ -56,7 +56,7 @@ def show_perm():
 	print("leader's perm, XTILE_DATA: %#x" % (int(perm["__state_perm"]) & 0x40000))
 end
 python stop = XcompCall(0x1021)
-continue
+wb-continue
 print option
 print fpu_user_cfg
 print/x fpu_user_cfg.max_features
@@ -68,7 +68,7 @@ backtrace 3
 python stop.delete()
 finish
 python stop = XcompCall(0x1023)
-continue
+wb-continue
 print arg2
 print/x fpu_user_cfg.max_features & 0x40000
 python stop.delete()
