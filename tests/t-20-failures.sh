@@ -187,6 +187,9 @@ t_nonzero "make lab LAB=no-such-lab exits non-zero" "$rc"
 
 # A patch that does not apply: the series plus one patch with a wrong
 # context. It is checked with --dry-run first, so the tree is unharmed.
+# The workbook's own kernel first (the runs above leave a lab's files in
+# the tree), so that "as they were" means that kernel.
+"$WB_ROOT/vm/kernel.sh" >"$tmp/before.out" 2>&1 || :
 mkdir -p "$tmp/kernel/patches"
 cp -r "$WB_KERNEL_DIR/configs" "$WB_KERNEL_DIR/BASE" "$tmp/kernel/"
 cp "$WB_KERNEL_DIR"/patches/*.patch "$tmp/kernel/patches/"

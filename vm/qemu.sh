@@ -120,7 +120,9 @@ wb_accel() {
 	head -n 1 "$WB_KVM_PROBE"
 }
 
-# Kill what a boot left running: QEMU, the timeout wrapper and gdb.
+# Kill what a boot left running: QEMU, the timeout wrapper and gdb, and
+# wait (at most 5 s each) until they are gone, so that nothing outlives
+# the harness even for a moment.
 wb_kill_rundir() {
 	for f in $WB_PIDFILES; do
 		f=$1/$f.pid
@@ -129,6 +131,20 @@ wb_kill_rundir() {
 		if [ -n "$pid" ]; then
 			kill -KILL "$pid" 2>/dev/null || :
 		fi
+	done
+	for f in $WB_PIDFILES; do
+		f=$1/$f.pid
+		[ -f "$f" ] || continue
+		pid=$(cat "$f")
+		[ -n "$pid" ] || continue
+		# Reaped here if it is this shell's child; otherwise its parent
+		# or init reaps it.
+		wait "$pid" 2>/dev/null || :
+		n=0
+		while kill -0 "$pid" 2>/dev/null && [ $n -lt 50 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
 	done
 }
 
