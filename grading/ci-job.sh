@@ -20,13 +20,10 @@
 set -eu
 course=$(cd "$(dirname "$0")/.." && pwd)
 
+# vm/setup.sh installs what is missing, updating apt's lists first when
+# an install fails (a fresh container has none).
 need_packages() {
-	if [ "$(id -u)" = 0 ] && ! sh "$course/vm/setup.sh" 2>/dev/null; then
-		apt-get update -q
-		sh "$course/vm/setup.sh"
-	else
-		sh "$course/vm/setup.sh"
-	fi
+	sh "$course/vm/setup.sh"
 }
 
 case ${1:-} in

@@ -43,12 +43,8 @@ for lab in $labs; do
 		i=$((i + 1))
 	done
 	# shellcheck disable=SC2086
-	printf '%s\n' $times | sort -n | awk -v lab="$lab" -v pass="$pass" -v n="$n" '
-		{ v[NR] = $1 }
-		END {
-			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			printf "%-16s %3d/%-3d %8.1f %6d\n", lab, pass, n, m, v[NR]
-		}' >>"$table"
+	printf '%s\n' $times | wb_stats | awk -v lab="$lab" -v pass="$pass" -v n="$n" '
+		{ printf "%-16s %3d/%-3d %8.1f %6d\n", lab, pass, n, $1, $3 }' >>"$table"
 done
 printf '%-16s %7s %8s %6s\n' lab passes median worst
 cat "$table"

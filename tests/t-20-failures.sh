@@ -82,17 +82,22 @@ t_no_leftovers "no QEMU is left after the forged verdicts" "$tmp/forge-console"
 # killer or a CI timeout would) once the guest is up: the run says so and
 # fails, in a graded run and in an interactive one, and is not taken for
 # the lab's timeout.
-boot_killed() {
-	name=$1 lab=$2 mode=$3
-	rc=0
-	env WB_LABS="$fixtures" WB_RUN_DIR="$tmp/$name" \
-		"$WB_ROOT/vm/lab.sh" "$lab" "$mode" >"$tmp/$name.out" 2>&1 </dev/null &
+# start_up NAME LAB MODE: start the lab in the background (its pid in
+# $bpid) and return once its guest is up.
+start_up() {
+	env WB_LABS="$fixtures" WB_RUN_DIR="$tmp/$1" \
+		"$WB_ROOT/vm/lab.sh" "$2" "$3" >"$tmp/$1.out" 2>&1 </dev/null &
 	bpid=$!
 	n=0
-	until grep -q WB-READY "$tmp/$name/console.log" 2>/dev/null || [ $n -ge 900 ]; do
+	until grep -q WB-READY "$tmp/$1/console.log" 2>/dev/null || [ $n -ge 900 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
+}
+boot_killed() {
+	name=$1
+	rc=0
+	start_up "$@"
 	sleep 2
 	kill -KILL "$(cat "$tmp/$name/qemu.pid")" 2>/dev/null
 	wait "$bpid" || rc=$?
@@ -113,14 +118,7 @@ t_grep "the interactive session says so" 'stopped by signal 9 \(KILL\) from outs
 # same path with INT): it says so, ends with 128 + the signal, and leaves
 # no QEMU behind.
 rc=0
-env WB_LABS="$fixtures" WB_RUN_DIR="$tmp/term" "$WB_ROOT/vm/lab.sh" hang run \
-	>"$tmp/term.out" 2>&1 </dev/null &
-bpid=$!
-n=0
-until grep -q WB-READY "$tmp/term/console.log" 2>/dev/null || [ $n -ge 900 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+start_up term hang run
 kill -TERM "$bpid"
 wait "$bpid" || rc=$?
 t_status "the harness stopped by TERM during a boot ends with status 143" 143 "$rc"

@@ -30,12 +30,8 @@ elapsed() { echo "$(now) $1" | awk '{ printf "%.2f", $1 - $2 }'; }
 record() {
 	name=$1 target=$2
 	shift 2
-	printf '%s\n' "$@" | sort -n | awk -v name="$name" -v target="$target" '
-		{ v[NR] = $1 }
-		END {
-			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			printf "%s\t%.2f\t%.2f\t%.2f\t%d\t%s\n", name, m, v[1], v[NR], NR, target
-		}' >>"$results"
+	printf '%s\n' "$@" | wb_stats | awk -v name="$name" -v target="$target" '
+		{ printf "%s\t%.2f\t%.2f\t%.2f\t%d\t%s\n", name, $1, $2, $3, $4, target }' >>"$results"
 	wb_say "  $name: median $(tail -n 1 "$results" | cut -f2) s over $# runs"
 }
 

@@ -54,6 +54,16 @@ wb_need_cache() {
 	esac
 }
 
+# wb_stats: "MEDIAN MIN MAX COUNT" of the numbers on stdin, one per line.
+wb_stats() {
+	sort -n | awk '
+		{ v[NR] = $1 }
+		END {
+			m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			print m, v[1], v[NR], NR
+		}'
+}
+
 # wb_disk_full LOG WHAT: true, after saying what to do, when LOG shows
 # that WHAT stopped because the disk was full.
 wb_disk_full() {

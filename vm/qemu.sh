@@ -209,7 +209,7 @@ wb_boot() {
 		# Ctrl-a x, or 'exit' in the guest, end a shell normally; QEMU
 		# stopped by a signal from outside does not.
 		wb_killed_from_outside "$rundir" "$rc" && return 5
-		[ -s "$rundir/qemu.err" ] && sed 's/^/qemu: /' "$rundir/qemu.err" >&2
+		wb_qemu_err "$rundir"
 		return 0
 	fi
 	# QEMU's output goes to the harness's own stdout, inherited and not
@@ -284,7 +284,7 @@ wb_killed_from_outside() {
 	fi
 	[ -n "$sig" ] || return 1
 	wb_say "error: QEMU was stopped by signal $sig ($(kill -l "$sig" 2>/dev/null || echo "?")) from outside the harness, before the guest finished: something on this machine killed it (a kill command, the OOM killer, a CI job's timeout). Nothing was graded. Run the same command again; if it happens again, look at dmesg and at free -m."
-	[ -s "$1/qemu.err" ] && sed 's/^/    qemu: /' "$1/qemu.err" >&2
+	wb_qemu_err "$1"
 	return 0
 }
 
@@ -304,6 +304,11 @@ wb_boot_watchdog() {
 	pid=$(cat "$1/qemu.pid" 2>/dev/null || :)
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null
 	return 0
+}
+
+# What QEMU itself said (RUNDIR/qemu.err), indented, on stderr.
+wb_qemu_err() {
+	[ ! -s "$1/qemu.err" ] || sed 's/^/    qemu: /' "$1/qemu.err" >&2
 }
 
 # The last lines of a console log, indented, on stderr.
@@ -344,7 +349,7 @@ wb_verdict() {
 	if [ ! -f "$v" ] || ! grep -qx end "$v"; then
 		wb_say "error: the guest stopped without a verdict (QEMU exit status $rc): the session did not reach its end, so it was killed, or the guest powered off early. Last console lines:"
 		wb_console_tail "$log"
-		[ -s "$rundir/qemu.err" ] && sed 's/^/    qemu: /' "$rundir/qemu.err" >&2
+		wb_qemu_err "$rundir"
 		return 5
 	fi
 	sed -n 's/^steps-end //p' "$v" >"$rundir/steps.status"
