@@ -2,7 +2,8 @@
 # make check LAB=x: prove that the lab's checker checks.
 #   1. the solution passes the checker, with the lab's gdb script attached;
 #   2. what the gdb script printed matches its "# expect:" lines;
-#   3. the skeleton, generated from the solution, fails the checker.
+#   3. the skeleton, generated from the solution, fails the checker; for
+#      a tour, which has no skeleton, its negative run fails every check.
 # Prints one KTAP result per point and exits non-zero if any failed.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -91,6 +92,26 @@ else
 	printf '%s\n' "$missing" | sed 's/^/# missing: /'
 	echo "# gdb printed (last 20 lines of $sdir/gdb.log):"
 	tail -n 20 "$sdir/gdb.log" 2>/dev/null | sed 's/^/#   /'
+fi
+
+# A tour has no skeleton: its negative run, in which every expectation
+# of the checker is a wrong one, must fail every result it reports.
+if wb_lab_is_tour "$lab"; then
+	echo "# $lab: negative run, every expectation replaced by a wrong one"
+	run_variant negative
+	ndir=$WB_CACHE/run/check-$lab-negative.$$
+	rc=$(cat "$ndir/status")
+	total=$(grep -cE '^(not )?ok [0-9]' "$ndir/ktap" || :)
+	failed=$(grep -c '^not ok [0-9]' "$ndir/ktap" || :)
+	if [ "$rc" = 1 ] && ktap_wellformed "$ndir/ktap" && [ "$total" -gt 0 ] && [ "$failed" = "$total" ]; then
+		t_ok "$lab: every one of its $total assertions fails on a wrong expectation"
+	else
+		t_fail "$lab: every one of its assertions fails on a wrong expectation"
+		echo "# expected: status 1 and every result not ok; seen: status $rc, $failed of $total not ok"
+		grep '^ok [0-9]' "$ndir/ktap" 2>/dev/null | sed 's/^/# still passing: /'
+	fi
+	t_done
+	exit
 fi
 
 echo "# $lab: skeleton generated from the solution"

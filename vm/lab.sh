@@ -8,7 +8,8 @@
 # Without MODE: shell on a terminal, run otherwise.
 # VARIANT=student|solution|skeleton picks where the lab's files come from:
 # the lab folder (created from the skeleton on first use), or generated
-# from solutions/LAB into the cache.
+# from solutions/LAB into the cache. A tour's files are its folder's own;
+# VARIANT=negative runs its checker with wrong expectations.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/qemu.sh"
@@ -188,10 +189,19 @@ if [ -n "$WB_EXPECT_OOPS" ]; then
 	export WB_OOPS
 fi
 export WB_EXPECT_OOPS
+# A tour's negative run tells its checker to expect what must not be.
+if [ "$variant" = negative ]; then
+	WB_CMDLINE="${WB_CMDLINE:+$WB_CMDLINE }wb.negative=1"
+	export WB_CMDLINE
+fi
 accel=$(wb_accel)
 rc=0
 wb_boot "$accel" "$mode" "$lab" "$build" "$rundir" "${timeout:-120}" || rc=$?
 if [ "$mode" != shell ]; then
+	# What the guided steps printed, as a reader sees it on the console:
+	# the transcripts of the book are copied from here.
+	[ -f "$rundir/console.log" ] && tr -d '\r' <"$rundir/console.log" |
+		sed -n '/^WB-STEPS-BEGIN$/,/^WB-STEPS-END /p' | sed '1d;$d' >"$rundir/steps.txt"
 	# wb_verdict wrote the checker's report from the verdict channel.
 	[ -f "$rundir/ktap" ] || : >"$rundir/ktap"
 	steps=$(cat "$rundir/steps.status" 2>/dev/null || :)

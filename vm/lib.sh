@@ -211,9 +211,20 @@ wb_lab_files() {
 	done
 }
 
+# A tour (KIND := tour in lab.mk) shows a chapter's items that have no
+# lab: its programs and scripts are the tour folder's own, there is
+# nothing for the student to write, no skeleton and no solution. Its
+# variants: solution (the tour as it is) and negative (the same boot,
+# with every expectation of its checker replaced by a wrong one, which
+# must make every result fail).
+wb_lab_is_tour() {
+	[ "$(wb_manifest "$1" KIND)" = tour ]
+}
+
 # The lab's own files (those the student edits): kinds tree, module,
-# prog, bpf.
+# prog, bpf. A tour has none.
 wb_lab_own_files() {
+	wb_lab_is_tour "$1" && return 0
 	wb_lab_files "$1" | while read -r path kind; do
 		case $kind in
 		ktool | kfile) ;;
@@ -246,9 +257,17 @@ wb_series() {
 # The folder a variant's files are written to: solution and skeleton are
 # generated into the cache; student is the lab folder itself.
 wb_variant_dir() {
+	if wb_lab_is_tour "$1"; then
+		case $2 in
+		student | solution | negative) printf '%s/%s\n' "$WB_LABS" "$1" ;;
+		*) wb_die "unknown variant '$2' of tour $1 (solution or negative)" ;;
+		esac
+		return 0
+	fi
 	case $2 in
 	student) printf '%s/%s\n' "$WB_LABS" "$1" ;;
 	solution | skeleton) printf '%s/%s/%s/src\n' "$WB_LABWORK" "$1" "$2" ;;
+	negative) wb_die "lab $1 is not a tour: its variants are student, solution and skeleton" ;;
 	*) wb_die "unknown variant '$2' (student, solution or skeleton)" ;;
 	esac
 }

@@ -38,6 +38,19 @@ wb_qemu_args() {
 		-fsdev "local,id=modules,path=$rundir/modules,readonly=on,security_model=none,multidevs=remap" \
 		-device "virtio-9p-pci,fsdev=modules,mount_tag=modules"
 	[ -f /usr/share/qemu/qboot.rom ] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
+	# DEVICES in lab.mk adds hardware to this lab's VM only; every other
+	# lab keeps the same machine. cdrom: a CD drive on virtio-scsi with
+	# an empty tray, and a monitor on a pair of FIFOs of the run folder
+	# through which wb_media_service changes its media when the guest
+	# asks (vm/guest/lib.sh, wb_media).
+	case " $(wb_manifest "$lab" DEVICES 2>/dev/null) " in
+	*" cdrom "*)
+		printf '%s\n' -device virtio-scsi-pci,id=scsi0 \
+			-drive if=none,id=cd0,media=cdrom,readonly=on \
+			-device scsi-cd,bus=scsi0.0,drive=cd0,id=cdrom0 \
+			-chardev "pipe,id=media,path=$rundir/monitor" -mon chardev=media,mode=readline
+		;;
+	esac
 	if [ "$mode" = shell ]; then
 		printf '%s\n' -chardev "stdio,id=con,mux=on,signal=off,logfile=$rundir/console.log" \
 			-serial chardev:con -mon chardev=con
@@ -148,6 +161,67 @@ wb_kill_rundir() {
 	done
 }
 
+# wb_media_service RUNDIR BUILD: while the VM runs, carry out the
+# guest's requests for its CD drive. The guest writes one line to
+# /build/out/media.request ("insert NAME", NAME a file of /build, or
+# "eject"); this sends the matching command to QEMU's monitor, waits for
+# its prompt (the command is done), and answers in media.done with the
+# request's number. Nothing else reaches the monitor: a name with a
+# slash, or any other request, is refused. wb_boot stops it with the VM.
+wb_media_service() {
+	rundir=$1 build=$2
+	req=$build/out/media.request
+	rm -f "$req" "$build/out/media.done"
+	cat "$rundir/monitor.out" >"$rundir/monitor.log" &
+	mcat=$!
+	trap 'kill "$mcat" 2>/dev/null; exit 0' TERM INT
+	# Read-write: opening a FIFO so never blocks, even before QEMU has it.
+	exec 3<>"$rundir/monitor.in"
+	n=0
+	while :; do
+		if [ -f "$req" ]; then
+			line=$(cat "$req")
+			rm -f "$req"
+			n=$((n + 1))
+			name=${line#insert }
+			cmd=
+			case $line in
+			eject) cmd="eject -f cd0" ;;
+			"insert "*/* | "insert ") ;;
+			"insert "*) [ -f "$build/$name" ] && cmd="change cd0 $build/$name raw" ;;
+			esac
+			answer="refused: $line"
+			if [ -n "$cmd" ]; then
+				prompts=$(grep -o '(qemu)' "$rundir/monitor.log" | wc -l)
+				printf '%s\n' "$cmd" >&3
+				i=0
+				while [ "$(grep -o '(qemu)' "$rundir/monitor.log" | wc -l)" -le "$prompts" ] && [ $i -lt 50 ]; do
+					sleep 0.1
+					i=$((i + 1))
+				done
+				answer="done: $line"
+			fi
+			echo "$n $answer" >"$build/out/media.done.tmp"
+			mv "$build/out/media.done.tmp" "$build/out/media.done"
+		fi
+		sleep 0.2
+	done
+}
+
+# The media service runs beside a VM that has a CD drive.
+wb_media_start() {
+	msvc=
+	[ -p "$1/monitor.in" ] || return 0
+	wb_media_service "$1" "$2" &
+	msvc=$!
+}
+
+wb_media_stop() {
+	[ -n "$msvc" ] || return 0
+	kill "$msvc" 2>/dev/null || :
+	wait "$msvc" 2>/dev/null || :
+}
+
 # The part of the console after the first crash line, or nothing. A lab
 # whose steps crash the kernel on purpose names that crash in its
 # manifest (EXPECT_OOPS, an extended regular expression, passed here as
@@ -180,6 +254,10 @@ wb_boot() {
 	# The verdict channel's host side (see vm/guest/init).
 	rm -rf "$rundir/verdict"
 	mkdir "$rundir/verdict"
+	rm -f "$rundir/monitor.in" "$rundir/monitor.out" "$rundir/monitor.log"
+	case " $(wb_manifest "$lab" DEVICES) " in
+	*" cdrom "*) mkfifo "$rundir/monitor.in" "$rundir/monitor.out" ;;
+	esac
 	[ -n "${WB_GDB_SCRIPT:-}" ] && WB_PAUSED=1
 	IFS='
 '
@@ -197,10 +275,12 @@ wb_boot() {
 		wb_say "Ctrl-a x quits QEMU; 'exit' in the guest powers it off"
 		wb_boot_watchdog "$rundir" &
 		wdog=$!
+		wb_media_start "$rundir" "$build"
 		rc=0
 		qemu-system-x86_64 "$@" 2>"$rundir/qemu.err" || rc=$?
 		kill "$wdog" 2>/dev/null || :
 		wait "$wdog" 2>/dev/null || :
+		wb_media_stop
 		trap - INT TERM
 		if [ -f "$rundir/noboot" ]; then
 			wb_verdict "$rundir" 0 0
@@ -241,8 +321,10 @@ wb_boot() {
 	fi
 	wb_boot_watchdog "$rundir" &
 	wdog=$!
+	wb_media_start "$rundir" "$build"
 	rc=0
 	wait "$qpid" || rc=$?
+	wb_media_stop
 	# timeout(1) says 124 when its TERM ended QEMU, 137 when it had to
 	# KILL; a 137 before the limit is someone else's KILL.
 	if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ $(($(date +%s) - started)) -ge "$limit" ]; }; then

@@ -36,6 +36,14 @@ wb_lab_require "${1:-}"
 lab=$1
 variant=${2:-student}
 [ "$action" = build ] || variant=student
+# A tour has no student files: nothing to generate, regenerate or diff.
+if wb_lab_is_tour "$lab"; then
+	case $action in
+	build) exit 0 ;;
+	next) exit 1 ;;
+	*) wb_die "$lab is a tour of its chapter: it has no files for the student to write" ;;
+	esac
+fi
 
 strip() {
 	awk '

@@ -23,3 +23,42 @@ wb_run() {
 	echo "# $*"
 	"$@"
 }
+
+# demo_expect DESC ACTUAL ERE WRONG: one KTAP result of a tour's checker.
+# It passes when ACTUAL matches the extended regular expression ERE. In
+# the suite's negative run (wb.negative=1 on the kernel command line)
+# WRONG, an expectation the demo must not meet, is used instead, so that
+# every result of the tour is seen to fail once: no assertion is vacuous.
+demo_expect() {
+	want=$3
+	[ "$(wb_param wb.negative)" = 1 ] && want=$4
+	if printf '%s\n' "$2" | grep -Eq -- "$want"; then
+		ktap_ok "$1"
+	else
+		ktap_fail "$1" "matching /$want/" "$(printf '%s' "$2" | head -n 5)"
+	fi
+}
+
+# wb_media insert NAME | wb_media eject: change the media of the VM's CD
+# drive (a lab with DEVICES := cdrom). NAME is a file of /build. The
+# harness's media service does it through QEMU's monitor and answers;
+# this waits for that answer (at most 10 s) and fails on a refusal.
+wb_media() {
+	[ -d /build/out ] || { echo "wb_media: no /build/out" >&2; return 1; }
+	prev=$(cut -d' ' -f1 /build/out/media.done 2>/dev/null || echo 0)
+	echo "$*" >/build/out/media.request.tmp
+	mv /build/out/media.request.tmp /build/out/media.request
+	i=0
+	while [ $i -lt 100 ]; do
+		now=$(cut -d' ' -f1 /build/out/media.done 2>/dev/null || echo 0)
+		if [ "$now" != "$prev" ]; then
+			grep -q ' done: ' /build/out/media.done && return 0
+			echo "wb_media: $(cut -d' ' -f2- /build/out/media.done)" >&2
+			return 1
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "wb_media: no answer from the harness (is DEVICES := cdrom in lab.mk?)" >&2
+	return 1
+}

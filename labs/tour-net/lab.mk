@@ -1,0 +1,5 @@
+# Networking tour: the chapter's items without a lab.
+CHAPTER := 05
+TITLE := Tour: neighbour eviction on carrier loss, SO_RESERVE_MEM, AMT
+TIMEOUT := 120
+KIND := tour
