@@ -6,7 +6,8 @@
 #    first call is always the same one, setup_ghcb() asking whether the
 #    guest's register state is encrypted (SEV-ES) while the boot CPU
 #    sets up its first interrupt table, before start_kernel().
-# 2. do_init_module() for folio_walk, the only module the lab loads:
+# 2. do_init_module() for folio_walk, the only module the lab loads
+#    (the condition skips ipv6.ko, which init loads at boot):
 #    lx-symbols (from the tree's gdb scripts) then loads its symbols
 #    from the lab's build folder, which vm/lab.sh writes in the run
 #    folder, beside the vmlinux gdb was given.
@@ -28,7 +29,7 @@ wb-continue
 print attr
 backtrace 3
 delete
-break do_init_module
+break do_init_module if $_streq(mod->name, "folio_walk")
 wb-continue
 print mod->name
 python import os; d = os.path.dirname(gdb.current_progspace().filename); gdb.execute("lx-symbols " + open(os.path.join(d, "build")).read().strip())

@@ -2,12 +2,13 @@
 # fortify warning, and the checker's FORTIFY_MEM_OBJECT (its last check)
 # into fortify_panic().
 #
-# lkdtm is a module, the first this boot loads (run.sh's modprobe): stop
-# in do_init_module() for it, and load its symbols with lx-symbols (the
-# tree's gdb scripts) from the run folder, where vmlinux and the modules
-# the VM booted with are. The test's own function is then a breakpoint
-# like any other, and only run.sh's trigger reaches it (a temporary
-# breakpoint: the checker triggers the test again, after reloading lkdtm).
+# lkdtm is a module (run.sh's modprobe): stop in do_init_module() for it
+# alone (init loads ipv6.ko first, at boot), and load its symbols with
+# lx-symbols (the tree's gdb scripts) from the run folder, where vmlinux
+# and the modules the VM booted with are. The test's own function is
+# then a breakpoint like any other, and only run.sh's trigger reaches it
+# (a temporary breakpoint: the checker triggers the test again, after
+# reloading lkdtm).
 #
 # The checks are inline. The field-spanning warning is a WARN_ONCE() in
 # the memcpy() macro itself, so __warn_printk() is called straight from
@@ -19,7 +20,7 @@
 # The test suite runs this file in batch mode while the lab's steps run,
 # and checks its output against each "expect:" line.
 
-break do_init_module
+break do_init_module if $_streq(mod->name, "lkdtm")
 wb-continue
 print mod->name
 delete 1

@@ -33,6 +33,9 @@ topo_down() {
 
 topo_up() {
 	topo_down
+	# ip6tnl0, the fallback device of ip6_tunnel, in every namespace: the
+	# encap mode's tunnel endpoints decapsulate through it.
+	modprobe ip6_tunnel
 	for n in $NODES; do
 		ip netns add "$n"
 		ip -n "$n" link set lo up
