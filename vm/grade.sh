@@ -200,9 +200,11 @@ case "$i/$n" in
 *[!0-9/]* | /* | */ | */*/*) wb_die "SHARD must be i/N (1 <= i <= N), not '$SHARD'" ;;
 esac
 { [ "$i" -ge 1 ] && [ "$i" -le "$n" ]; } || wb_die "SHARD must be i/N (1 <= i <= N), not '$SHARD'"
-labs=${LABS:-$(WB_LABS=$WB_ROOT/labs wb_lab_names)}
+labs=${LABS:-$(WB_LABS=$WB_ROOT/labs wb_exercise_names)}
 for lab in $labs; do
 	WB_LABS=$WB_ROOT/labs wb_lab_require "$lab"
+	! WB_LABS=$WB_ROOT/labs wb_lab_is_tour "$lab" ||
+		wb_die "$lab is a tour of its chapter, with nothing for a student to hand in: it is not graded"
 done
 wb_need_cache
 export SUBMISSIONS OUT WB_ROOT

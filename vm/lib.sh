@@ -221,6 +221,13 @@ wb_lab_is_tour() {
 	[ "$(wb_manifest "$1" KIND)" = tour ]
 }
 
+# The labs a student works on and is graded for: every lab but the tours.
+wb_exercise_names() {
+	for l in $(wb_lab_names); do
+		wb_lab_is_tour "$l" || echo "$l"
+	done
+}
+
 # The lab's own files (those the student edits): kinds tree, module,
 # prog, bpf. A tour has none.
 wb_lab_own_files() {
