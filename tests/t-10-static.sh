@@ -39,9 +39,11 @@ for lab in $(wb_lab_names); do
 	grep -q '^# expect: ' "$d/lab.gdb" 2>/dev/null || missing="$missing lab.gdb:expect"
 	if wb_lab_is_tour "$lab"; then
 		# A tour has nothing to solve; its README shows real runs.
-		grep -q 'literalinclude:: transcript' "$d/README.rst" 2>/dev/null ||
+		# The chapter includes the README, so the path is the book's:
+		# /labs/LAB/transcript*.
+		grep -q "literalinclude:: /labs/$lab/transcript" "$d/README.rst" 2>/dev/null ||
 			missing="$missing README.rst:transcript"
-		gone=$(sed -n 's/.*literalinclude:: \(transcript[^ ]*\).*/\1/p' "$d/README.rst" 2>/dev/null |
+		gone=$(sed -n "s#.*literalinclude:: /labs/$lab/\(transcript[^ ]*\).*#\1#p" "$d/README.rst" 2>/dev/null |
 			while read -r f; do [ -s "$d/$f" ] || echo "$f"; done)
 		[ -z "$gone" ] || missing="$missing $gone"
 		what="tour $lab has a manifest, steps, checker, gdb script and transcripts"
