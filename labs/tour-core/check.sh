@@ -9,7 +9,7 @@ set -u
 . /lab/tour.sh
 
 boot=$(bpf_boot_value)
-ktap_plan 22
+ktap_plan 23
 
 # ---- futex_waitv() ----
 demo_expect "futex_waitv() on 4 futexes, woken through futex 2: it returns index 2" \
@@ -26,6 +26,11 @@ st=$?
 demo_expect "selftests/futex/functional/futex_waitv: 7 of 7 pass, status 0" \
 	"$(printf '%s\n' "$out" | grep '^# Totals:') status=$st" \
 	'^# Totals: pass:7 fail:0 xfail:0 xpass:0 skip:0 error:0 status=0$' 'fail:[1-9]|status=[1-9]'
+
+# ---- clusters: what the emulated PC lacks ----
+demo_expect "no clusters here: each vCPU is its own, and CPU 0 keeps no CLS scheduling domain" \
+	"$(cat /sys/devices/system/cpu/cpu*/topology/cluster_cpus_list /sys/kernel/debug/sched/domains/cpu0/domain*/name | tr '\n' ' ')" \
+	'^0 1 MC $' 'CLS'
 
 # ---- tracefs ----
 users_setup

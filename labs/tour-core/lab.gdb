@@ -6,9 +6,13 @@
 # first call with four futexes is run.sh's "waitv wake 4 2": the array
 # futex_parse_waitv() copied in (the per-futex flags are still the
 # user's, FUTEX_32 | FUTEX_PRIVATE_FLAG = 0x82; every expected value is
-# 0), and an hrtimer for the absolute deadline. finish waits until the
-# waker thread's FUTEX_WAKE: the function returns the index of the futex
-# that woke it, 2.
+# 0), and an hrtimer for the absolute deadline. The return value comes
+# after the sleep, and the woken task may go on on another vCPU, which
+# gdb sees as another thread; "finish" would wait for the thread it
+# started on only. So a temporary breakpoint goes to the return address
+# (on the stack at the function's first instruction), for any vCPU, and
+# %eax there is what futex_wait_multiple() returned: the index of the
+# futex that woke it, 2.
 #
 # bpf_trace_vprintk() (kernel/trace/bpf_trace.c) is reached from the
 # BPF program of step 3, at its first bpf_printk() with more than three
@@ -25,8 +29,11 @@ print count
 print vs[0].w.flags
 print vs[2].w.val
 print to != 0
-finish
+set $wb_ret = *(unsigned long *)$sp
 delete
+tbreak *$wb_ret
+wb-continue
+print (int)$rax
 break bpf_trace_vprintk
 wb-continue
 print (char *)fmt
@@ -41,8 +48,9 @@ delete
 # expect: ^\$2 = 130$
 # expect: ^\$3 = 0$
 # expect: ^\$4 = 1$
-# expect: ^Value returned is \$5 = 2$
-# expect: Breakpoint 2, bpf_trace_vprintk
+# expect: Temporary breakpoint 2, 0x[0-9a-f]+ in __do_sys_futex_waitv
+# expect: ^\$5 = 2$
+# expect: Breakpoint 3, bpf_trace_vprintk
 # expect: ^\$6 = 0x[0-9a-f]+ "waitv, more than 3: %s pid %d, %u futexes
 # expect: ^\$7 = 8$
 # expect: ^\$8 = 4$

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The core kernel tour, in the workbook VM: futex_waitv(), tracefs
 # handed to a group, bpf_trace_vprintk(), and unprivileged BPF, which it
-# leaves locked off for the rest of the boot (the last step).
+# leaves locked off for the rest of the boot (the last step). Step 2
+# only looks: the emulated PC has no clusters for the scheduler.
 set -u
 [ -r /wb/lib.sh ] || { echo "run this inside the workbook VM: make lab LAB=tour-core" >&2; exit 1; }
 . /wb/lib.sh
@@ -30,7 +31,13 @@ echo "# the tree's selftest, unmodified (tools/testing/selftests/futex/functiona
 wb_run /build/futex_waitv
 echo "# status $?"
 
-echo "== 2. tracefs: owner, group, and the \"other\" bits"
+echo "== 2. Clusters: what this emulated PC has to offer the scheduler"
+echo "# two vCPUs; which CPUs share a core, an L2 cluster, a package:"
+typed "grep . /sys/devices/system/cpu/cpu*/topology/core_cpus_list /sys/devices/system/cpu/cpu*/topology/cluster_cpus_list /sys/devices/system/cpu/cpu*/topology/physical_package_id"
+echo "# the scheduling domains the kernel kept for CPU 0 (CONFIG_SCHED_DEBUG):"
+typed "grep . /sys/kernel/debug/sched/domains/cpu0/domain*/name"
+
+echo "== 3. tracefs: owner, group, and the \"other\" bits"
 users_setup
 echo "# two users of this boot (tour.sh adds them to copies of /etc/passwd and /etc/group)"
 wb_run id tracer
@@ -64,13 +71,13 @@ echo "# back as init left it"
 tracefs_reset
 typed "stat -c '%a %U:%G %n' $T $T/trace"
 
-echo "== 3. bpf_trace_vprintk(): more than three values"
+echo "== 4. bpf_trace_vprintk(): more than three values"
 echo "# a kprobe on futex_wait_multiple() prints with bpf_printk(); the trace buffer is emptied first"
 typed "echo > $T/trace"
 wb_run /build/vprint /build/vprint.bpf.o /build/waitv stale 4 2
 typed "grep -o 'bpf_trace_printk: .*' $T/trace"
 
-echo "== 4. Unprivileged BPF: off by default"
+echo "== 5. Unprivileged BPF: off by default"
 echo "# the value this boot started with (CONFIG_BPF_UNPRIV_DEFAULT_OFF=y gives 2):"
 wb_run sysctl "$SYSCTL"
 typed 'setpriv --reuid=outsider --regid=outsider --clear-groups /build/bpfcall'
