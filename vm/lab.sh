@@ -117,13 +117,15 @@ wb_lab_files "$lab" | while read -r path kind; do
 		wb_step "building $name from the kernel tree ($path)"
 		# The tree's own UAPI headers first, as the selftests use them;
 		# KTOOL_INCLUDES (lab.mk) names the tree's folders of the
-		# tool's own headers (a selftest's ../include, say).
+		# tool's own headers (a selftest's ../include, say), and
+		# KTOOL_CFLAGS the flags its own Makefile compiles with.
 		incs=
 		for d in $(wb_manifest "$lab" KTOOL_INCLUDES); do
 			incs="$incs -I $WB_KSRC/$d"
 		done
-		# shellcheck disable=SC2086
-		guest_cc "$name" "$src" "$path" -Wall $incs -isystem "$WB_KBUILD/usr/include"
+		# shellcheck disable=SC2086,SC2046
+		guest_cc "$name" "$src" "$path" -Wall $(wb_manifest "$lab" KTOOL_CFLAGS) \
+			$incs -isystem "$WB_KBUILD/usr/include"
 		;;
 	module)
 		wb_step "building module $name.ko from $src"

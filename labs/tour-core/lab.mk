@@ -5,10 +5,9 @@ TIMEOUT := 120
 KIND := tour
 FILES := waitv.c:prog bpfcall.c:prog vprint.c:prog vprint.bpf.c:bpf tools/testing/selftests/futex/functional/futex_waitv.c:ktool
 KTOOL_INCLUDES := tools/testing/selftests/futex/include tools/testing/selftests
-# The futex selftest's own Makefile compiles with -D_GNU_SOURCE (it
-# calls basename() from <string.h>; without the define the pointer is
-# truncated to an int and the test crashes at its first message). The
-# guest build has no flag for compiler options, but gcc applies a -D
-# wherever it stands on the command line: it rides along with the
-# libraries, for every program of the tour.
-LDLIBS := -lbpf -lelf -lz -lpthread -D_GNU_SOURCE
+# The futex selftest's own Makefile compiles with -D_GNU_SOURCE: it
+# calls basename() from <string.h>, and without the define that call has
+# no prototype, its pointer is cut to an int and the test crashes at its
+# first message.
+KTOOL_CFLAGS := -D_GNU_SOURCE
+LDLIBS := -lbpf -lelf -lz -lpthread
