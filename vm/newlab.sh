@@ -106,13 +106,14 @@ ktap_done
 EOF
 
 cat >"$ldir/lab.gdb" <<EOF
-# $name under gdb: stop where the kernel starts the module's init
-# function, which only this lab's steps reach (nothing else is loaded),
-# and print the module's name. make check runs this file in batch mode
-# while the steps run and matches each "expect:" line (an extended
-# regular expression) against gdb's output.
-break do_init_module
-continue
+# $name under gdb: stop where the kernel starts the init function of
+# this lab's module, and print the module's name. The guest's init loads
+# other modules first (ipv6.ko at boot): the condition on the name makes
+# this lab's step the only one that reaches the breakpoint. make check
+# runs this file in batch mode while the steps run and matches each
+# "expect:" line (an extended regular expression) against gdb's output.
+break do_init_module if \$_streq(mod->name, "$mod")
+wb-continue
 print mod->name
 # expect: Breakpoint 1, do_init_module
 # expect: ^\\\$1 = "$mod"
