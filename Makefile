@@ -20,8 +20,9 @@
 #   make grade SUBMISSIONS=dir [LABS="a b"] [SHARD=i/N] [OUT=dir] [JOBS=n]
 #                                 (instructors) grade a class with the
 #                                 course's own checkers
-#   make soak [LAB=name] [N=10]   each lab's check N times in a row:
-#                                 passes, median and worst time
+#   make soak [LAB="a b"] [N=10]  each lab's check N times in a row
+#                                 (every lab, or those named): passes,
+#                                 median and worst time
 
 SHELL := /bin/sh
 LAB ?=

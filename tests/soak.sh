@@ -1,5 +1,5 @@
 #!/bin/sh
-# make soak [LAB=name] [N=10]: each lab's check (tests/check-lab.sh:
+# make soak [LAB="name ..."] [N=10]: each lab's check (tests/check-lab.sh:
 # solution passes, skeleton fails, gdb sees what it should) N times in a
 # row, then a table: passes, median and worst time per lab. A flaky check
 # is a failing check: the status is 0 only if every run of every lab
@@ -13,7 +13,7 @@ n=${N:-10}
 case $n in
 '' | *[!0-9]* | 0) wb_die "N must be a number of runs (1 or more), not '$n'" ;;
 esac
-labs=${1:-$(wb_lab_names)}
+labs=${*:-$(wb_lab_names)}
 for lab in $labs; do
 	wb_lab_require "$lab"
 done
