@@ -58,7 +58,7 @@ demo_expect "the entry uses the ima-ng template: PCR 10, template hash, file has
 
 # ---- seccomp and speculation ----
 V=/sys/devices/system/cpu/vulnerabilities
-demo_expect "neither mitigation is in a seccomp mode: the default is prctl, or none without a control" \
+demo_expect "spec_store_bypass names no seccomp mode (prctl is the default; this CPU is not affected)" \
 	"ssb=$(cat $V/spec_store_bypass)" \
 	'^ssb=(Not affected|Vulnerable|Mitigation: Speculative Store Bypass disabled via prctl)$' \
 	'via prctl and seccomp$'
