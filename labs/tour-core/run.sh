@@ -8,13 +8,6 @@ set -u
 . /wb/lib.sh
 . /lab/tour.sh
 
-# typed 'CMD': show CMD as a reader types it, quotes and all, then run
-# it (wb_run shows its arguments without their quotes).
-typed() {
-	echo "# $1"
-	eval "$1"
-}
-
 # noted before anything below can change it
 bpf_boot_value >/dev/null
 
@@ -33,9 +26,9 @@ echo "# status $?"
 
 echo "== 2. Clusters: what this emulated PC has to offer the scheduler"
 echo "# two vCPUs; which CPUs share a core, an L2 cluster, a package:"
-typed "grep . /sys/devices/system/cpu/cpu*/topology/core_cpus_list /sys/devices/system/cpu/cpu*/topology/cluster_cpus_list /sys/devices/system/cpu/cpu*/topology/physical_package_id"
+wb_typed "grep . /sys/devices/system/cpu/cpu*/topology/core_cpus_list /sys/devices/system/cpu/cpu*/topology/cluster_cpus_list /sys/devices/system/cpu/cpu*/topology/physical_package_id"
 echo "# the scheduling domains the kernel kept for CPU 0 (CONFIG_SCHED_DEBUG):"
-typed "grep . /sys/kernel/debug/sched/domains/cpu0/domain*/name"
+wb_typed "grep . /sys/kernel/debug/sched/domains/cpu0/domain*/name"
 
 echo "== 3. tracefs: owner, group, and the \"other\" bits"
 users_setup
@@ -44,43 +37,43 @@ wb_run id tracer
 wb_run id outsider
 echo "# as init mounted it:"
 wb_run grep tracefs /proc/mounts
-typed "stat -c '%a %U:%G %n' $T $T/trace $T/trace_pipe $T/tracing_on $T/events/sched/enable"
+wb_typed "stat -c '%a %U:%G %n' $T $T/trace $T/trace_pipe $T/tracing_on $T/events/sched/enable"
 echo "# hand it to group tracing (gid 4201); mode= is for the top directory only"
 wb_run mount -o remount,gid=4201,mode=0750 "$T"
 wb_run grep tracefs /proc/mounts
-typed "stat -c '%a %U:%G %n' $T $T/trace $T/trace_pipe $T/tracing_on $T/events/sched/enable"
+wb_typed "stat -c '%a %U:%G %n' $T $T/trace $T/trace_pipe $T/tracing_on $T/events/sched/enable"
 echo "# a member of the group reads the trace, but may not write a 0640 file:"
-typed "setpriv --reuid=tracer --regid=tracing --clear-groups head -n 3 $T/trace"
-typed "setpriv --reuid=tracer --regid=tracing --clear-groups sh -c 'echo 0 > $T/tracing_on'"
+wb_typed "setpriv --reuid=tracer --regid=tracing --clear-groups head -n 3 $T/trace"
+wb_typed "setpriv --reuid=tracer --regid=tracing --clear-groups sh -c 'echo 0 > $T/tracing_on'"
 echo "# anybody else cannot even look inside:"
-typed "setpriv --reuid=outsider --regid=outsider --clear-groups head -n 3 $T/trace"
+wb_typed "setpriv --reuid=outsider --regid=outsider --clear-groups head -n 3 $T/trace"
 echo "# what is created later takes its parent's owner and group:"
 wb_run mkdir "$T/instances/tour"
-typed "stat -c '%a %U:%G %n' $T/instances/tour $T/instances/tour/trace"
+wb_typed "stat -c '%a %U:%G %n' $T/instances/tour $T/instances/tour/trace"
 wb_run rmdir "$T/instances/tour"
 echo "# files and directories that give \"other\" any bit, in the whole file system:"
-typed "find $T -perm /o=rwx | wc -l"
+wb_typed "find $T -perm /o=rwx | wc -l"
 echo "# root can still chmod; a file's \"other\" bits are no use while the top directory is 0750:"
 wb_run chmod o+r "$T/trace"
-typed "setpriv --reuid=outsider --regid=outsider --clear-groups head -n 1 $T/trace"
+wb_typed "setpriv --reuid=outsider --regid=outsider --clear-groups head -n 1 $T/trace"
 echo "# and with the top directory opened too, 6.1 lets the world in:"
 wb_run chmod o+rx "$T"
-typed "stat -c '%a %U:%G %n' $T $T/trace"
-typed "setpriv --reuid=outsider --regid=outsider --clear-groups head -n 1 $T/trace"
+wb_typed "stat -c '%a %U:%G %n' $T $T/trace"
+wb_typed "setpriv --reuid=outsider --regid=outsider --clear-groups head -n 1 $T/trace"
 echo "# back as init left it"
 tracefs_reset
-typed "stat -c '%a %U:%G %n' $T $T/trace"
+wb_typed "stat -c '%a %U:%G %n' $T $T/trace"
 
 echo "== 4. bpf_trace_vprintk(): more than three values"
 echo "# a kprobe on futex_wait_multiple() prints with bpf_printk(); the trace buffer is emptied first"
-typed "echo > $T/trace"
+wb_typed "echo > $T/trace"
 wb_run /build/vprint /build/vprint.bpf.o /build/waitv stale 4 2
-typed "grep -o 'bpf_trace_printk: .*' $T/trace"
+wb_typed "grep -o 'bpf_trace_printk: .*' $T/trace"
 
 echo "== 5. Unprivileged BPF: off by default"
 echo "# the value this boot started with (CONFIG_BPF_UNPRIV_DEFAULT_OFF=y gives 2):"
 wb_run sysctl "$SYSCTL"
-typed 'setpriv --reuid=outsider --regid=outsider --clear-groups /build/bpfcall'
+wb_typed 'setpriv --reuid=outsider --regid=outsider --clear-groups /build/bpfcall'
 echo "# root, with CAP_BPF and CAP_SYS_ADMIN, is not affected:"
 wb_run /build/bpfcall
 echo "# 2 may be undone: 0 lets every user create maps and load socket filters"
@@ -89,13 +82,13 @@ echo "# setpriv --reuid=outsider --regid=outsider --clear-groups /build/bpfcall"
 setpriv --reuid=outsider --regid=outsider --clear-groups /build/bpfcall | tee "$W/unpriv0.out"
 echo "# x86 logs a warning here on CPUs whose Spectre v2 mitigation is enhanced IBRS; this one's:"
 wb_run cat /sys/devices/system/cpu/vulnerabilities/spectre_v2
-typed "dmesg | grep -i 'unprivileged ebpf' || echo '(no warning in the log)'"
+wb_typed "dmesg | grep -i 'unprivileged ebpf' || echo '(no warning in the log)'"
 wb_run sysctl -w "$SYSCTL=2"
 echo "# only root writes it at all (the file is 0644, and writing needs CAP_SYS_ADMIN):"
-typed "setpriv --reuid=outsider --regid=outsider --clear-groups sh -c 'echo 0 > /proc/sys/kernel/unprivileged_bpf_disabled'"
+wb_typed "setpriv --reuid=outsider --regid=outsider --clear-groups sh -c 'echo 0 > /proc/sys/kernel/unprivileged_bpf_disabled'"
 echo "# 1 is for good: once set, neither 0 nor 2 is accepted until the next boot"
 wb_run sysctl -w "$SYSCTL=1"
 wb_run sysctl -w "$SYSCTL=0"
 wb_run sysctl -w "$SYSCTL=2"
 wb_run sysctl "$SYSCTL"
-typed 'setpriv --reuid=outsider --regid=outsider --clear-groups /build/bpfcall'
+wb_typed 'setpriv --reuid=outsider --regid=outsider --clear-groups /build/bpfcall'

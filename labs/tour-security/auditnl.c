@@ -280,16 +280,14 @@ static void collect(pid_t pid, int want, int quiet)
 	}
 }
 
-/* Print the events of which one record names the child's process. */
-static int report(pid_t pid)
+/* Print the child's events, each with all its records, in arrival order. */
+static void report(pid_t pid)
 {
 	unsigned long serials[MAX_EVENTS];
-	char want[32];
 	int i, j, k, nev = 0;
 
-	snprintf(want, sizeof(want), " pid=%d ", pid);
 	for (i = 0; i < nrecs && nev < MAX_EVENTS; i++) {
-		if (!strstr(recs[i].text, want))
+		if (!of_child(&recs[i], pid))
 			continue;
 		for (j = 0; j < nev && serials[j] != recs[i].serial; j++)
 			;
@@ -304,7 +302,6 @@ static int report(pid_t pid)
 				printf("  %d %s %s\n", recs[k].type,
 				       type_name(recs[k].type), recs[k].text);
 	}
-	return nev;
 }
 
 int main(int argc, char **argv)

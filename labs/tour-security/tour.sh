@@ -22,10 +22,15 @@ securityfs_up() {
 	grep -q " $SFS securityfs " /proc/mounts || mount -t securityfs securityfs "$SFS"
 }
 
+# ima_has_rules: this boot's policy has the tour's rules already.
+ima_has_rules() {
+	grep -qF "$RULE_EQ" "$POLICY"
+}
+
 # ima_rules: add the tour's two rules unless this boot has them already.
 ima_rules() {
 	securityfs_up
-	grep -qF "$RULE_EQ" "$POLICY" && return 0
+	ima_has_rules && return 0
 	printf '%s\n%s\n' "$RULE_EQ" "$RULE_GT" >"$POLICY"
 }
 

@@ -24,6 +24,14 @@ wb_run() {
 	"$@"
 }
 
+# wb_typed 'CMD': show CMD as a reader would type it, quotes, pipes and
+# redirections included, then run it through the shell (wb_run shows its
+# arguments without their quotes).
+wb_typed() {
+	printf '# %s\n' "$1"
+	eval "$1"
+}
+
 # demo_expect DESC ACTUAL ERE WRONG: one KTAP result of a tour's checker.
 # It passes when ACTUAL matches the extended regular expression ERE. In
 # the suite's negative run (wb.negative=1 on the kernel command line)
