@@ -5,7 +5,7 @@ set -u
 # Known up front, and printed before the build's minutes of progress
 # lines, so that the report's plan comes first: keep it in step with the
 # checks below.
-t_plan 10
+t_plan 17
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -30,6 +30,59 @@ t_grep "make kernel prints the Debian package version" \
 
 "$WB_ROOT/vm/kernel.sh" >"$log" 2>&1
 t_grep "a second make kernel does no work and says so" "kernel is up to date" "$log"
+
+# A kernel built before is put back instead of built again: ioam6-encap's
+# skeleton (its ipv6.ko differs from the tree's), then the tree's own,
+# each built or put back, then each again, which must be put back, byte
+# for byte what was there the first time.
+sum() {
+	sha256sum <"$1" | cut -c1-16
+}
+ko=lib/modules/$(cat "$WB_KBUILD/include/config/kernel.release")/kernel/net/ipv6/ipv6.ko
+# sums: vmlinux, then ipv6.ko in the module folder and in the build.
+sums() {
+	echo "$(sum "$WB_KBUILD/vmlinux") $(sum "$WB_KMODROOT/$ko") $(sum "$WB_KBUILD/net/ipv6/ipv6.ko")"
+}
+# again WHAT EXPECTED: the second time, WHAT's kernel is put back as it was.
+again() {
+	t_grep "the kernel ($1) is put back the second time, not built" \
+		"kernel \($1\) as built before" "$log"
+	seen=$(sums)
+	if [ "$2" = "$seen" ]; then
+		t_ok "vmlinux and ipv6.ko (built and installed) are those of the first time"
+	else
+		t_fail "vmlinux and ipv6.ko (built and installed) are those of the first time" \
+			"expected: $2" "seen: $seen"
+	fi
+}
+"$WB_ROOT/vm/kernel.sh" ioam6-encap skeleton >"$log" 2>&1
+lab=$(sums)
+"$WB_ROOT/vm/kernel.sh" >"$log" 2>&1
+tree=$(sums)
+if [ "${lab#* }" != "${tree#* }" ]; then
+	t_ok "ioam6-encap's skeleton has an ipv6.ko of its own"
+else
+	t_fail "ioam6-encap's skeleton has an ipv6.ko of its own" "$(tail -n 5 "$log")"
+fi
+"$WB_ROOT/vm/kernel.sh" ioam6-encap skeleton >"$log" 2>&1
+again "lab ioam6-encap, skeleton" "$lab"
+"$WB_ROOT/vm/kernel.sh" >"$log" 2>&1
+again "the tree's own" "$tree"
+
+# A file of the tree edited by hand is in no kept kernel: with one, none
+# is used (nor kept), and make kernel says why.
+readme=$WB_KSRC/README
+mtime=$(stat -c %Y "$readme")
+touch "$readme"
+"$WB_ROOT/vm/kernel.sh" >"$log" 2>&1
+touch -d "@$mtime" "$readme"
+t_grep "a file edited by hand in the tree turns the reuse off, and make kernel says so" \
+	'README was edited by hand' "$log"
+if grep -q 'as built before' "$log" || ! grep -Eq '(kernel|modules) built in' "$log"; then
+	t_fail "the kernel is then built, not put back" "$(tail -n 5 "$log")"
+else
+	t_ok "the kernel is then built, not put back"
+fi
 
 # DWARF, BTF, the gdb helpers and no KASLR stuck in the configuration.
 cfg=$WB_KBUILD/.config

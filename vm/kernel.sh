@@ -122,6 +122,13 @@ tail -n +"$((n_applied + 1))" "$series" | while read -r _ p; do
 	wb_patch_files "$WB_KERNEL_DIR/patches/$p" >>"$touched"
 	grep " $p\$" "$series" >>"$WB_KSTATE/series.applied"
 done
+# The tree as the package and the series made it: a file newer than this
+# stamp that no lab owns was edited by hand (see hand_edit below). A
+# cache from before the stamp existed takes its tree as it is.
+if [ ! -f "$WB_KSTATE/tree.stamp" ] ||
+	[ "$(wc -l <"$WB_KSTATE/series.applied")" != "$n_applied" ]; then
+	touch "$WB_KSTATE/tree.stamp"
+fi
 
 # The tree's version of every file a lab's exercise patch touches, saved
 # before any lab file goes in: the labs' patches apply to these copies,
@@ -308,6 +315,112 @@ if [ ! -f "$WB_KBUILD/.config" ] || [ "$(cat "$WB_KSTATE/config" 2>/dev/null)" !
 	echo "$cfg_want" >"$WB_KSTATE/config"
 fi
 
+# ---- kernels built before ---------------------------------------------
+
+# Every good build is kept under the key of what it is made from ($want):
+# vmlinux, bzImage, System.map, Module.symvers and the installed modules.
+# A lab's solution, its skeleton and the tree's own kernel each have one,
+# so that going back to a kernel built before costs two copies instead
+# of a relink (about 45 s for a built-in lab's file) or a module build.
+# The WB_KEEP_KERNELS (8) used last are kept, about 200 MB each.
+kept=$WB_CACHE/kernel/kept
+keep_max=${WB_KEEP_KERNELS:-8}
+
+# hand_edit: the first file of the tree edited by hand (newer than the
+# tree's stamp and not a lab's file, which this script writes itself).
+# A kept kernel does not have that edit: with one, nothing is kept or
+# taken from the kept kernels.
+hand_edit() {
+	find "$WB_KSRC" -newer "$WB_KSTATE/tree.stamp" -type f 2>/dev/null |
+		sed "s#^$WB_KSRC/##" | grep -vxF -f "$WB_KSTATE/base.want" | head -n 1
+}
+
+# keepable: this build may be kept and a kept one used: no FORCE, no
+# hand edit, and no lab file among the UAPI headers (the kept files do
+# not include the installed headers).
+keepable() {
+	[ "${FORCE:-0}" = 0 ] || return 1
+	if grep -q -e '^include/uapi/' -e '^arch/[^/]*/include/uapi/' "$sums.want"; then
+		return 1
+	fi
+	h=$(hand_edit)
+	[ -z "$h" ] && return 0
+	wb_say "note: $h was edited by hand in $WB_KSRC, so no kernel built before is used or kept (make kernel FORCE=1 after removing $WB_KSRC starts again from the package)"
+	return 1
+}
+
+# put FILE DEST: copy FILE to DEST through a new file, so that a VM that
+# booted the old DEST (a hard link in its run folder) keeps it.
+put() {
+	cp "$1" "$2.new" && mv -f "$2.new" "$2"
+}
+
+# keep_kernel: keep this build under $want; the oldest go.
+keep_kernel() {
+	dir=$kept/$want
+	what="the tree's own"
+	[ -z "$LAB" ] || what="lab $LAB, $VARIANT"
+	rm -rf "$dir" "$dir.new"
+	if mkdir -p "$dir.new" &&
+		cp "$WB_KBUILD/vmlinux" "$WB_KBUILD/System.map" "$WB_KBUILD/Module.symvers" \
+			"$WB_KBUILD/arch/x86/boot/bzImage" "$dir.new/" &&
+		cp -a "$WB_KMODROOT/lib/modules" "$dir.new/modules" &&
+		cp "$sums.want" "$dir.new/sums" &&
+		echo "$what" >"$dir.new/what" &&
+		mv "$dir.new" "$dir"; then
+		# shellcheck disable=SC2012 # the names are hex keys
+		ls -1t "$kept" | tail -n +"$((keep_max + 1))" | while read -r old; do
+			rm -rf "${kept:?}/$old"
+		done
+	else
+		rm -rf "$dir.new"
+		wb_say "note: could not keep this kernel in $kept (disk full? see df -h $WB_CACHE); carrying on"
+	fi
+}
+
+# use_kept: the kernel kept under $want goes back into the build and the
+# module folder, the in-tree modules' .ko too (their BTF is that
+# vmlinux's). The objects stay those of the last build: the lab files
+# this script copied into the tree are newer than them, so that the next
+# make that needs them rebuilds them.
+use_kept() {
+	dir=$kept/$want
+	release=$(cat "$WB_KBUILD/include/config/kernel.release" 2>/dev/null) || return 1
+	[ -d "$dir/modules/$release" ] && [ -f "$WB_KBUILD/modules.order" ] || return 1
+	for f in vmlinux System.map Module.symvers; do
+		put "$dir/$f" "$WB_KBUILD/$f" || return 1
+	done
+	put "$dir/bzImage" "$WB_KBUILD/arch/x86/boot/bzImage" || return 1
+	while read -r ko; do
+		put "$dir/modules/$release/kernel/$ko" "$WB_KBUILD/$ko" || return 1
+	done <"$WB_KBUILD/modules.order"
+	rm -rf "$WB_KMODROOT/lib/modules.new"
+	mkdir -p "$WB_KMODROOT/lib"
+	cp -a "$dir/modules" "$WB_KMODROOT/lib/modules.new" || return 1
+	rm -rf "$WB_KMODROOT/lib/modules"
+	mv "$WB_KMODROOT/lib/modules.new" "$WB_KMODROOT/lib/modules"
+	touch "$dir"
+}
+
+keep=0
+if keepable; then
+	keep=1
+	if [ -f "$kept/$want/sums" ]; then
+		start=$(date +%s)
+		if use_kept; then
+			cp "$sums.want" "$WB_KSTATE/built.sums"
+			echo "$core" >"$WB_KSTATE/built.core"
+			echo "$want" >"$WB_KSTATE/built"
+			wb_say "kernel ($(cat "$kept/$want/what")) as built before, from $kept/$want, in $(($(date +%s) - start)) s"
+			exit 0
+		fi
+		# Half put back: the build below makes every file again.
+		rm -rf "${kept:?}/$want"
+		echo failed >"$WB_KSTATE/built"
+		wb_say "note: the kernel kept in $kept/$want could not be put back; building it"
+	fi
+fi
+
 # ---- build ------------------------------------------------------------
 
 # Depend mode: on a miss ccache compiles once and takes the headers from
@@ -412,6 +525,7 @@ else
 fi
 cp "$sums.want" "$WB_KSTATE/built.sums"
 echo "$want" >"$WB_KSTATE/built"
+[ "$keep" = 0 ] || keep_kernel
 if [ -n "$fast_kos" ]; then
 	wb_say "modules built in $(($(date +%s) - start)) s, vmlinux unchanged: $WB_KMODROOT"
 else
