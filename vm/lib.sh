@@ -21,8 +21,9 @@ WB_JOBS=${WB_JOBS:-$(($(nproc) + 1))}
 # The marker every guest-side script looks for on the kernel command line.
 WB_MARKER=wb.vm=kernel-workbook
 # What a boot may leave running, by pid file in its run folder
-# (RUNDIR/NAME.pid): QEMU, the timeout(1) around it, and gdb.
-WB_PIDFILES="qemu gdb timeout"
+# (RUNDIR/NAME.pid): QEMU, the timeout(1) around it, gdb, and the
+# service that changes a CD drive's media (wb_media_service).
+WB_PIDFILES="qemu gdb timeout media"
 
 wb_say() {
 	printf '%s\n' "$*" >&2
