@@ -57,19 +57,62 @@ for d in "$WB_CACHE"/run/check-"$lab"-*.[0-9]*; do
 	kill -0 "${d##*.}" 2>/dev/null || rm -rf "$d"
 done
 
+# run_variant VARIANT: one boot of the lab from VARIANT, in the
+# background, its status in the run folder when it is over. What lab.sh
+# prints goes to stdout, or with WB_CHECK_OUT=1 to the run folder's
+# check.out. lab.sh is a child that a TERM to this run stops (its own
+# trap takes the VM down), since a job in the background ignores Ctrl-C.
 run_variant() {
-	variant=$1
-	rundir=$WB_CACHE/run/check-$lab-$variant.$$
+	rundir=$WB_CACHE/run/check-$lab-$1.$$
 	rm -rf "$rundir"
-	rc=0
-	VARIANT=$variant WB_QUIET=${WB_QUIET:-1} WB_RUN_DIR=$rundir \
-		"$WB_ROOT/vm/lab.sh" "$lab" run </dev/null || rc=$?
-	echo "$rc" >"$rundir/status"
+	mkdir -p "$rundir"
+	(
+		[ "${WB_CHECK_OUT:-0}" = 0 ] || exec >"$rundir/check.out" 2>&1
+		child=
+		trap 'kill $child 2>/dev/null || :' TERM
+		VARIANT=$1 WB_QUIET=${WB_QUIET:-1} WB_RUN_DIR=$rundir \
+			"$WB_ROOT/vm/lab.sh" "$lab" run </dev/null &
+		child=$!
+		rc=0
+		wait "$child" || rc=$?
+		# A TERM ends the wait at once: wait again, for lab.sh to
+		# have taken its VM down.
+		while kill -0 "$child" 2>/dev/null; do
+			wait "$child" || rc=$?
+		done
+		echo "$rc" >"$rundir/status"
+	) &
 }
 
-echo "# $lab: solution, with $ldir/lab.gdb attached"
-WB_GDB_SCRIPT=$ldir/lab.gdb run_variant solution
+# The solution and the second run (the skeleton, or a tour's negative
+# run) boot side by side: each has its own run folder, build folder and
+# copy of the kernel, and the tree's lock lets one build at a time, so
+# that one kernel builds while the other's VM runs, and two VMs share
+# the cores. The solution goes first (it takes the lock as soon as its
+# run folder names the lab) and its output comes as it happens; the
+# second run's once both are over.
+second=skeleton
+wb_lab_is_tour "$lab" && second=negative
 sdir=$WB_CACHE/run/check-$lab-solution.$$
+echo "# $lab: the solution, with $ldir/lab.gdb attached, and the $second, side by side"
+# Stopped (Ctrl-C, or a TERM from a CI job's timeout), both runs stop, and
+# this check ends when they have taken their VMs down.
+# A run may be over already: its kill fails, which set -e must not turn
+# into an exit without the trap's own status.
+pids=
+trap 'kill $pids 2>/dev/null || :; wait $pids || :; exit 130' INT TERM
+WB_GDB_SCRIPT=$ldir/lab.gdb run_variant solution
+pids=$!
+while [ ! -f "$sdir/lab" ] && kill -0 "$pids" 2>/dev/null; do
+	sleep 0.1
+done
+WB_CHECK_OUT=1 run_variant "$second"
+pids="$pids $!"
+# shellcheck disable=SC2086 # two pids
+wait $pids || :
+trap - INT TERM
+echo "# $lab: the $second's run (its output, as lab.sh printed it):"
+sed 's/^/#   /' "$WB_CACHE/run/check-$lab-$second.$$/check.out" 2>/dev/null || :
 rc=$(cat "$sdir/status")
 # The solution earns every point, and POINTS (if the lab gives it) has
 # one entry per result the checker planned.
@@ -97,8 +140,6 @@ fi
 # A tour has no skeleton: its negative run, in which every expectation
 # of the checker is a wrong one, must fail every result it reports.
 if wb_lab_is_tour "$lab"; then
-	echo "# $lab: negative run, every expectation replaced by a wrong one"
-	run_variant negative
 	ndir=$WB_CACHE/run/check-$lab-negative.$$
 	rc=$(cat "$ndir/status")
 	total=$(grep -cE '^(not )?ok [0-9]' "$ndir/ktap" || :)
@@ -114,8 +155,6 @@ if wb_lab_is_tour "$lab"; then
 	exit
 fi
 
-echo "# $lab: skeleton generated from the solution"
-run_variant skeleton
 kdir=$WB_CACHE/run/check-$lab-skeleton.$$
 rc=$(cat "$kdir/status")
 if [ "$rc" = 1 ] && ktap_wellformed "$kdir/ktap" && grep -q '^not ok' "$kdir/ktap"; then

@@ -125,6 +125,27 @@ t_status "the harness stopped by TERM during a boot ends with status 143" 143 "$
 t_grep "it says the VM was stopped and nothing graded" 'interrupted: the VM was stopped' "$tmp/term.out"
 t_no_leftovers "no QEMU is left after the harness was stopped" "$tmp/term"
 
+# make check LAB=x boots the solution and the skeleton side by side: a
+# TERM to the check (a CI job's timeout, say) once both guests are up
+# stops both runs, ends with status 130, and leaves nothing running.
+WB_LABS=$fixtures sh "$WB_ROOT/tests/check-lab.sh" hang >"$tmp/check-term.out" 2>&1 </dev/null &
+cpid=$!
+n=0
+until { grep -q WB-READY "$WB_CACHE/run/check-hang-solution.$cpid/console.log" &&
+	grep -q WB-READY "$WB_CACHE/run/check-hang-skeleton.$cpid/console.log"; } 2>/dev/null ||
+	[ $n -ge 900 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+rc=0
+kill -TERM "$cpid"
+wait "$cpid" || rc=$?
+t_status "make check stopped by TERM with both VMs up ends with status 130" 130 "$rc"
+for v in solution skeleton; do
+	t_no_leftovers "nothing of its $v's run is left" "$WB_CACHE/run/check-hang-$v.$cpid"
+done
+rm -rf "$WB_CACHE/run/check-hang-solution.$cpid" "$WB_CACHE/run/check-hang-skeleton.$cpid"
+
 # Output redirected to a file keeps everything, in order: what the
 # harness printed before the VM, the console, and the verdict after it.
 rc=0
