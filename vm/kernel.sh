@@ -372,6 +372,12 @@ keep_kernel() {
 		ls -1t "$kept" | tail -n +"$((keep_max + 1))" | while read -r old; do
 			rm -rf "${kept:?}/$old"
 		done
+		# gdb's index of each file it read (vmlinux, modules; see
+		# wb_gdb_args): the newest 200 stay.
+		# shellcheck disable=SC2012 # the names are build ids
+		ls -1t "$WB_CACHE/gdb-index" 2>/dev/null | tail -n +201 | while read -r old; do
+			rm -f "$WB_CACHE/gdb-index/$old"
+		done
 	else
 		rm -rf "$dir.new"
 		wb_say "note: could not keep this kernel in $kept (disk full? see df -h $WB_CACHE); carrying on"
