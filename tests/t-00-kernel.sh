@@ -73,6 +73,8 @@ again "the tree's own" "$tree"
 # is used (nor kept), and make kernel says why.
 readme=$WB_KSRC/README
 mtime=$(stat -c %Y "$readme")
+# README goes back to its own mtime however this test ends.
+trap 'touch -d "@$mtime" "$readme"; rm -f "$log"' EXIT
 touch "$readme"
 "$WB_ROOT/vm/kernel.sh" >"$log" 2>&1
 touch -d "@$mtime" "$readme"

@@ -345,7 +345,7 @@ keepable() {
 	fi
 	h=$(hand_edit)
 	[ -z "$h" ] && return 0
-	wb_say "note: $h was edited by hand in $WB_KSRC, so no kernel built before is used or kept (make kernel FORCE=1 after removing $WB_KSRC starts again from the package)"
+	wb_say "note: $h was edited by hand in $WB_KSRC, so no kernel built before is used or kept (to start again from the package, remove $WB_KSRC)"
 	return 1
 }
 
@@ -420,7 +420,8 @@ if keepable; then
 			wb_say "kernel ($(cat "$kept/$want/what")) as built before, from $kept/$want, in $(($(date +%s) - start)) s"
 			exit 0
 		fi
-		# Half put back: the build below makes every file again.
+		# Half put back: the build below runs as if nothing had been
+		# kept, and make rebuilds whatever is older than its sources.
 		rm -rf "${kept:?}/$want"
 		echo failed >"$WB_KSTATE/built"
 		wb_say "note: the kernel kept in $kept/$want could not be put back; building it"

@@ -212,7 +212,7 @@ wb_media_service() {
 		fi
 		qpid=$(cat "$rundir/qemu.pid" 2>/dev/null) || qpid=
 		if [ -n "$qpid" ] && ! kill -0 "$qpid" 2>/dev/null; then
-			kill "$mcat" 2>/dev/null
+			kill "$mcat" 2>/dev/null || :
 			exit 0
 		fi
 		sleep 0.2
