@@ -322,9 +322,11 @@ fi
 # A lab's solution, its skeleton and the tree's own kernel each have one,
 # so that going back to a kernel built before costs two copies instead
 # of a relink (about 45 s for a built-in lab's file) or a module build.
-# The WB_KEEP_KERNELS (8) used last are kept, about 200 MB each.
+# The WB_KEEP_KERNELS (24, enough for every variant of make check) used
+# last are kept: 30 MB of modules each, and a vmlinux of 170 MB that
+# kernels with the same one (a module lab's) share as a hard link.
 kept=$WB_CACHE/kernel/kept
-keep_max=${WB_KEEP_KERNELS:-8}
+keep_max=${WB_KEEP_KERNELS:-24}
 
 # hand_edit: the first file of the tree edited by hand (newer than the
 # tree's stamp and not a lab's file, which this script writes itself).
@@ -358,11 +360,23 @@ put() {
 # keep_kernel: keep this build under $want; the oldest go.
 keep_kernel() {
 	dir=$kept/$want
+	# Named after the lab only when its files are in it: without them,
+	# every lab's kernel is the tree's own (one key).
 	what="the tree's own"
-	[ -z "$LAB" ] || what="lab $LAB, $VARIANT"
+	[ ! -s "$sums.want" ] || what="lab $LAB, $VARIANT"
 	rm -rf "$dir" "$dir.new"
-	if mkdir -p "$dir.new" &&
-		cp "$WB_KBUILD/vmlinux" "$WB_KBUILD/System.map" "$WB_KBUILD/Module.symvers" \
+	# A kept vmlinux with the same bytes is linked, not copied: kept
+	# files are never written again (use_kept copies them out).
+	if mkdir -p "$dir.new"; then
+		for other in "$kept"/*/vmlinux; do
+			if [ -f "$other" ] && cmp -s "$other" "$WB_KBUILD/vmlinux"; then
+				ln "$other" "$dir.new/vmlinux" 2>/dev/null || :
+				break
+			fi
+		done
+	fi
+	if [ -d "$dir.new" ] && { [ -f "$dir.new/vmlinux" ] || cp "$WB_KBUILD/vmlinux" "$dir.new/"; } &&
+		cp "$WB_KBUILD/System.map" "$WB_KBUILD/Module.symvers" \
 			"$WB_KBUILD/arch/x86/boot/bzImage" "$dir.new/" &&
 		cp -a "$WB_KMODROOT/lib/modules" "$dir.new/modules" &&
 		cp "$sums.want" "$dir.new/sums" &&
