@@ -88,8 +88,10 @@ run_variant() {
 # that never reached its init (1 boot of about 30), which no boot alone
 # has shown here. The second run's kernel is often kept from before
 # (make kernel), so that its build costs a second or two.
-second=skeleton
-wb_lab_is_tour "$lab" && second=negative
+second=skeleton what="the skeleton, generated from the solution"
+if wb_lab_is_tour "$lab"; then
+	second=negative what="the negative run, every expectation replaced by a wrong one"
+fi
 sdir=$WB_CACHE/run/check-$lab-solution.$$
 # Stopped (Ctrl-C, or a TERM from a CI job's timeout), the run going on
 # stops, and this check ends when it has taken its VM down. A run may
@@ -101,7 +103,7 @@ echo "# $lab: the solution, with $ldir/lab.gdb attached"
 WB_GDB_SCRIPT=$ldir/lab.gdb run_variant solution
 pids=$!
 wait "$pids" || :
-echo "# $lab: the $second"
+echo "# $lab: $what"
 run_variant "$second"
 pids=$!
 wait "$pids" || :
