@@ -57,10 +57,11 @@ for d in "$WB_CACHE"/run/check-"$lab"-*.[0-9]*; do
 	kill -0 "${d##*.}" 2>/dev/null || rm -rf "$d"
 done
 
-# run_variant VARIANT: one boot of the lab from VARIANT, in the
-# background, its status in the run folder when it is over. lab.sh is a
-# child that a TERM to this run stops (its own trap takes the VM down),
-# since a job in the background ignores Ctrl-C.
+# run_variant VARIANT: one boot of the lab from VARIANT, its status in
+# the run folder. It runs in the background, its pid in $run_pid for the
+# trap below, and is waited for: lab.sh is a child that a TERM to this
+# run stops (its own trap takes the VM down), since a job in the
+# background ignores Ctrl-C.
 run_variant() {
 	rundir=$WB_CACHE/run/check-$lab-$1.$$
 	rm -rf "$rundir"
@@ -80,6 +81,8 @@ run_variant() {
 		done
 		echo "$rc" >"$rundir/status"
 	) &
+	run_pid=$!
+	wait "$run_pid" || :
 }
 
 # The solution, then the second run (the skeleton, or a tour's negative
@@ -97,16 +100,12 @@ sdir=$WB_CACHE/run/check-$lab-solution.$$
 # stops, and this check ends when it has taken its VM down. A run may
 # be over already: its kill fails, which set -e must not turn into an
 # exit without the trap's own status.
-pids=
-trap 'kill $pids 2>/dev/null || :; wait $pids || :; exit 130' INT TERM
+run_pid=
+trap 'kill $run_pid 2>/dev/null || :; wait $run_pid || :; exit 130' INT TERM
 echo "# $lab: the solution, with $ldir/lab.gdb attached"
 WB_GDB_SCRIPT=$ldir/lab.gdb run_variant solution
-pids=$!
-wait "$pids" || :
 echo "# $lab: $what"
 run_variant "$second"
-pids=$!
-wait "$pids" || :
 trap - INT TERM
 rc=$(cat "$sdir/status")
 # The solution earns every point, and POINTS (if the lab gives it) has
