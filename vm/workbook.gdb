@@ -21,6 +21,7 @@ define wb-continue
 		set $wb_again = 0
 		if $pc == $wb_last_pc && $sp == $wb_last_sp && *(unsigned long *)($sp - 256) == $wb_marker
 			echo wb-continue: the gdb stub reported the same stop twice; going on\n
+			python wb_stop_repeated()
 			set $wb_again = 1
 		end
 	end
@@ -32,4 +33,45 @@ end
 document wb-continue
 Continue to the next stop, skipping a stop that repeats the previous one
 (same pc and stack pointer, no instruction run in between).
+end
+
+# wb-hits LOCATION...: print "hits: LOCATION N, ..." for the breakpoints
+# set on those locations, in the order given. gdb's own hit count also
+# counts a stop that the stub reported twice; the repeats wb-continue
+# went past are taken off, so N is the number of times the kernel really
+# reached the location.
+python
+wb_last_stop = []
+wb_repeats = {}
+
+
+def wb_on_stop(event):
+    global wb_last_stop
+    wb_last_stop = [b.number for b in getattr(event, "breakpoints", [])]
+
+
+def wb_stop_repeated():
+    for n in wb_last_stop:
+        wb_repeats[n] = wb_repeats.get(n, 0) + 1
+
+
+class WbHits(gdb.Command):
+    """Print how many times the kernel reached each breakpoint location.
+Usage: wb-hits LOCATION...  (as given to break, without the condition).
+A stop that wb-continue went past as a repeat is not counted."""
+
+    def __init__(self):
+        super().__init__("wb-hits", gdb.COMMAND_BREAKPOINTS)
+
+    def invoke(self, arg, from_tty):
+        counts = []
+        for loc in gdb.string_to_argv(arg):
+            n = sum(b.hit_count - wb_repeats.get(b.number, 0)
+                    for b in gdb.breakpoints() if b.location == loc)
+            counts.append("%s %d" % (loc, n))
+        print("hits: " + ", ".join(counts))
+
+
+gdb.events.stop.connect(wb_on_stop)
+WbHits()
 end
