@@ -26,59 +26,67 @@ nsx() {
 
 topo_down() {
 	for n in $NODES; do
-		ip netns del "$n" 2>/dev/null || :
-	done
+		echo "netns del $n"
+	done | ip -force -batch - 2>/dev/null || :
 	return 0
 }
 
+# topo_up builds the topology above from nothing. Under TCG each program
+# start costs about 0.1 s, so each namespace gets its settings from one
+# ip -batch and one sysctl rather than a command per line.
 topo_up() {
 	topo_down
 	# ip6tnl0, the fallback device of ip6_tunnel, in every namespace: the
 	# encap mode's tunnel endpoints decapsulate through it.
 	modprobe ip6_tunnel
-	for n in $NODES; do
-		ip netns add "$n"
-		ip -n "$n" link set lo up
-	done
-	ip link add veth0 netns alpha type veth peer name veth0 netns beta
-	ip link add veth1 netns beta type veth peer name veth0 netns gamma
+	ip -batch - <<-EOF
+		netns add alpha
+		netns add beta
+		netns add gamma
+		link add veth0 netns alpha type veth peer name veth0 netns beta
+		link add veth1 netns beta type veth peer name veth0 netns gamma
+	EOF
 
 	# nodad: the addresses are usable at once, no duplicate detection.
-	ip -n alpha addr add db01::2/64 dev veth0 nodad
-	ip -n alpha addr add db03::1/128 dev lo
-	ip -n beta addr add db01::1/64 dev veth0 nodad
-	ip -n beta addr add db02::1/64 dev veth1 nodad
-	ip -n gamma addr add db02::2/64 dev veth0 nodad
-	for l in "alpha veth0" "beta veth0" "beta veth1" "gamma veth0"; do
-		# shellcheck disable=SC2086
-		ip -n ${l% *} link set ${l#* } up
-	done
-	ip -n alpha -6 route add db02::/64 via db01::1 dev veth0
-	ip -n beta -6 route add db03::1/128 via db01::2 dev veth0
-	ip -n gamma -6 route add db01::/64 via db02::1 dev veth0
-	ip -n gamma -6 route add db03::1/128 via db02::1 dev veth0
-
-	nsx beta sysctl -qw net.ipv6.conf.all.forwarding=1
-	i=1
-	for n in $NODES; do
-		nsx "$n" sysctl -qw net.ipv6.ioam6_id=$i
-		nsx "$n" sysctl -qw net.ipv6.ioam6_id_wide=$((i * 1111))
-		ip -n "$n" ioam namespace add 123 data $((0xdeadbee0 + i))
-		i=$((i + 1))
-	done
-	nsx alpha sysctl -qw net.ipv6.conf.veth0.ioam6_id=11
-	nsx beta sysctl -qw net.ipv6.conf.veth0.ioam6_id=21
-	nsx beta sysctl -qw net.ipv6.conf.veth1.ioam6_id=22
-	nsx gamma sysctl -qw net.ipv6.conf.veth0.ioam6_id=31
-	nsx beta sysctl -qw net.ipv6.conf.veth0.ioam6_enabled=1
-	nsx gamma sysctl -qw net.ipv6.conf.veth0.ioam6_enabled=1
-	ip -n alpha ioam schema add 7 "alpha edge"
-	ip -n alpha ioam namespace set 123 schema 7
-
-	# The decapsulating ends of the tunnels: the fallback ip6ip6 device
-	# that every namespace gets when IPV6_TUNNEL is built in.
-	ip -n beta link set ip6tnl0 up
-	ip -n gamma link set ip6tnl0 up
+	# The decapsulating ends of the tunnels (beta, gamma): the fallback
+	# ip6ip6 device that every namespace gets when IPV6_TUNNEL is built.
+	ip -n alpha -batch - <<-EOF
+		link set lo up
+		addr add db01::2/64 dev veth0 nodad
+		addr add db03::1/128 dev lo
+		link set veth0 up
+		route add db02::/64 via db01::1 dev veth0
+		ioam namespace add 123 data $((0xdeadbee1))
+		ioam schema add 7 "alpha edge"
+		ioam namespace set 123 schema 7
+	EOF
+	ip -n beta -batch - <<-EOF
+		link set lo up
+		addr add db01::1/64 dev veth0 nodad
+		addr add db02::1/64 dev veth1 nodad
+		link set veth0 up
+		link set veth1 up
+		route add db03::1/128 via db01::2 dev veth0
+		ioam namespace add 123 data $((0xdeadbee2))
+		link set ip6tnl0 up
+	EOF
+	ip -n gamma -batch - <<-EOF
+		link set lo up
+		addr add db02::2/64 dev veth0 nodad
+		link set veth0 up
+		route add db01::/64 via db02::1 dev veth0
+		route add db03::1/128 via db02::1 dev veth0
+		ioam namespace add 123 data $((0xdeadbee3))
+		link set ip6tnl0 up
+	EOF
+	nsx alpha sysctl -qw net.ipv6.ioam6_id=1 net.ipv6.ioam6_id_wide=1111 \
+		net.ipv6.conf.veth0.ioam6_id=11
+	nsx beta sysctl -qw net.ipv6.ioam6_id=2 net.ipv6.ioam6_id_wide=2222 \
+		net.ipv6.conf.all.forwarding=1 \
+		net.ipv6.conf.veth0.ioam6_id=21 net.ipv6.conf.veth1.ioam6_id=22 \
+		net.ipv6.conf.veth0.ioam6_enabled=1
+	nsx gamma sysctl -qw net.ipv6.ioam6_id=3 net.ipv6.ioam6_id_wide=3333 \
+		net.ipv6.conf.veth0.ioam6_id=31 net.ipv6.conf.veth0.ioam6_enabled=1
 
 	# Fill the neighbour caches before anything is captured.
 	nsx alpha ping -c 1 -W 5 db02::2 >/dev/null 2>&1 || :
@@ -88,15 +96,20 @@ topo_up() {
 	return 0
 }
 
-# capture_start NODE DEV FILE: tcpdump on NODE's DEV, IPv6 packets
-# except neighbour discovery, into FILE; returns once tcpdump listens.
+# capture_start NODE DEV FILE: tcpdump on NODE's DEV into FILE, every
+# IPv6 packet but the link's own chatter: neighbour and router discovery
+# (ICMPv6 133 to 137) and MLD (a hop-by-hop header with a router alert,
+# option 5, first). What is left is the pings, with or without IOAM, so
+# a ping answered through the capture point is two packets, and tcpdump
+# ends by itself once it has written them (-c 2). Returns once tcpdump
+# listens.
 capture_start() {
 	rm -f "$3" "$3.err"
 	# -Z root: tcpdump keeps root and can write where root writes.
 	# --immediate-mode: no ring-buffer block timeout, so the packets
-	# are in the file before capture_stop ends tcpdump.
-	ip netns exec "$1" tcpdump -Z root --immediate-mode -n -U -i "$2" -w "$3" \
-		'ip6 and not (icmp6 and (ip6[40] == 135 or ip6[40] == 136))' \
+	# reach the file as they come.
+	ip netns exec "$1" tcpdump -Z root --immediate-mode -n -U -c 2 -i "$2" -w "$3" \
+		'ip6 and not (icmp6 and ip6[40] >= 133 and ip6[40] <= 137) and not (ip6[6] == 0 and ip6[42] == 5)' \
 		2>"$3.err" &
 	CAPTURE_PID=$!
 	CAPTURE_FILE=$3
@@ -107,9 +120,23 @@ capture_start() {
 	done
 }
 
+# capture_stop [ANSWERED]: end the capture. After a ping that was
+# answered (ANSWERED is 0, a ping's status), tcpdump ends once it has
+# the request and the reply, which can still be on their way to the file:
+# wait for that, 5 s at most. A request that went unanswered leaves
+# tcpdump waiting for a second packet that will not come: half a second
+# for the request to reach the file, then TERM.
 capture_stop() {
-	sleep 0.5
-	kill -TERM "$CAPTURE_PID" 2>/dev/null
+	n=0
+	if [ "${1:-1}" = 0 ]; then
+		while kill -0 "$CAPTURE_PID" 2>/dev/null && [ $n -lt 100 ]; do
+			sleep 0.05
+			n=$((n + 1))
+		done
+	else
+		sleep 0.5
+	fi
+	kill -TERM "$CAPTURE_PID" 2>/dev/null || :
 	wait "$CAPTURE_PID" 2>/dev/null || :
 	[ -s "$CAPTURE_FILE" ] || sed 's/^/# tcpdump: /' "$CAPTURE_FILE.err"
 }
@@ -118,7 +145,7 @@ capture_stop() {
 ping1() {
 	n=$1
 	shift
-	nsx "$n" ping -c 1 -W 2 "$@" >/dev/null 2>&1
+	nsx "$n" ping -c 1 -W 1 "$@" >/dev/null 2>&1
 }
 
 # probe NODE DEV FILE [ping options] ADDRESS: one ping from alpha (or the
@@ -129,6 +156,6 @@ probe() {
 	capture_start "$node" "$dev" "$file"
 	ping1 "${PING_FROM:-alpha}" "$@"
 	PING_STATUS=$?
-	capture_stop
+	capture_stop "$PING_STATUS"
 	return 0
 }
