@@ -357,6 +357,17 @@ put() {
 	cp "$1" "$2.new" && mv -f "$2.new" "$2"
 }
 
+# keep_vmlinux DEST: the build's vmlinux at DEST. A kept vmlinux with the
+# same bytes (another variant of a module lab) is linked, not copied:
+# kept files are never written again (use_kept copies them out).
+keep_vmlinux() {
+	for other in "$kept"/*/vmlinux; do
+		[ -f "$other" ] && cmp -s "$other" "$WB_KBUILD/vmlinux" &&
+			ln "$other" "$1" 2>/dev/null && return 0
+	done
+	cp "$WB_KBUILD/vmlinux" "$1"
+}
+
 # keep_kernel: keep this build under $want; the oldest go.
 keep_kernel() {
 	dir=$kept/$want
@@ -365,17 +376,7 @@ keep_kernel() {
 	what="the tree's own"
 	[ ! -s "$sums.want" ] || what="lab $LAB, $VARIANT"
 	rm -rf "$dir" "$dir.new"
-	# A kept vmlinux with the same bytes is linked, not copied: kept
-	# files are never written again (use_kept copies them out).
-	if mkdir -p "$dir.new"; then
-		for other in "$kept"/*/vmlinux; do
-			if [ -f "$other" ] && cmp -s "$other" "$WB_KBUILD/vmlinux"; then
-				ln "$other" "$dir.new/vmlinux" 2>/dev/null || :
-				break
-			fi
-		done
-	fi
-	if [ -d "$dir.new" ] && { [ -f "$dir.new/vmlinux" ] || cp "$WB_KBUILD/vmlinux" "$dir.new/"; } &&
+	if mkdir -p "$dir.new" && keep_vmlinux "$dir.new/vmlinux" &&
 		cp "$WB_KBUILD/System.map" "$WB_KBUILD/Module.symvers" \
 			"$WB_KBUILD/arch/x86/boot/bzImage" "$dir.new/" &&
 		cp -a "$WB_KMODROOT/lib/modules" "$dir.new/modules" &&
