@@ -279,8 +279,16 @@ cp "$overlay" "$WB_KSTATE/overlay.applied"
 
 # ---- configuration ----------------------------------------------------
 
+# make in the tree, in the sandbox of every build (wb_jail): it reads
+# the tree and writes the build folder, ccache's and the modules' only,
+# so that a student's kernel file cannot include what is not the
+# kernel's. WB_KBUILD_LIMIT (seconds, make grade sets it) bounds it.
 kmake() {
-	make -C "$WB_KSRC" O="$WB_KBUILD" -j"$WB_JOBS" \
+	local cc
+	cc=${CCACHE_DIR:-$WB_CACHE/ccache}
+	mkdir -p "$WB_KBUILD" "$cc" "$WB_KMODROOT"
+	WB_JAIL_FSIZE=8589934592 wb_jail "${WB_KBUILD_LIMIT:-0}" "$WB_KSRC" \
+		"$WB_KBUILD $cc $WB_KMODROOT" make -C "$WB_KSRC" O="$WB_KBUILD" -j"$WB_JOBS" \
 		CC="ccache gcc" KBUILD_BUILD_TIMESTAMP=workbook \
 		KBUILD_BUILD_USER=workbook KBUILD_BUILD_HOST=workbook "$@"
 }

@@ -68,7 +68,8 @@ guest_cc() {
 	name=$1 src=$2 what=$3
 	shift 3
 	# shellcheck disable=SC2046
-	if ! gcc -O2 -g -I "$WB_ROOT/vm/guest/include" "$@" -o "$build/$name" "$src" \
+	if ! wb_jail "$WB_BUILD_LIMIT" "$WB_ROOT/vm/guest/include $WB_KSRC $WB_KBUILD $srcdir" \
+		"$build" gcc -O2 -g -I "$WB_ROOT/vm/guest/include" "$@" -o "$build/$name" "$src" \
 		$(wb_manifest "$lab" LDLIBS) 2>"$build/$name.log"; then
 		wb_say "error: $what does not build; the compiler said:"
 		head -n 40 "$build/$name.log" >&2
@@ -85,7 +86,7 @@ bpf_cc() {
 			wb_die "bpftool could not dump the BTF of $WB_KBUILD/vmlinux"
 	fi
 	# shellcheck disable=SC2046
-	if ! clang $(wb_bpf_cflags) -Wall -I "$build" \
+	if ! wb_jail "$WB_BUILD_LIMIT" "$srcdir" "$build" clang $(wb_bpf_cflags) -Wall -I "$build" \
 		-c "$2" -o "$build/$1.o" 2>"$build/$1.log"; then
 		wb_say "error: BPF program $1 does not build; clang said:"
 		head -n 40 "$build/$1.log" >&2
@@ -95,6 +96,8 @@ bpf_cc() {
 
 mkdir -p "$build"
 find "$build" -mindepth 1 -maxdepth 1 ! -name out -exec rm -rf {} +
+# The variant's own files, the only folder of the lab a build sees.
+srcdir=$(wb_variant_dir "$lab" "$variant")
 # compiler_said LINES: a module build's log on stdin, as the student
 # should read it: the build copy's path replaced by the file they edit.
 compiler_said() {
@@ -165,9 +168,11 @@ if [ -n "$hostbuild" ]; then
 	wb_step "building the lab's host-built parts ($hostbuild)"
 	lcache=$WB_LABWORK/$lab/cache
 	mkdir -p "$lcache"
-	if ! WB_ROOT=$WB_ROOT WB_KSRC=$WB_KSRC WB_KBUILD=$WB_KBUILD WB_CACHE=$WB_CACHE \
-		WB_JOBS=$WB_JOBS WB_LAB_SRC=$(wb_variant_dir "$lab" "$variant") \
-		WB_LAB_CACHE=$lcache \
+	# In the sandbox: the harness, the tree, the lab's files; it writes
+	# the build folder and its own cache only.
+	export WB_ROOT WB_KSRC WB_KBUILD WB_CACHE WB_JOBS
+	if ! WB_LAB_SRC=$srcdir WB_LAB_CACHE=$lcache wb_jail "$WB_BUILD_LIMIT" \
+		"$WB_ROOT/vm $WB_KSRC $WB_KBUILD $srcdir $(wb_lab_dir "$lab")" "$build $lcache" \
 		sh "$(wb_lab_dir "$lab")/$hostbuild" "$build" >"$build/hostbuild.log" 2>&1; then
 		wb_say "error: $hostbuild failed; its last lines:"
 		tail -n 40 "$build/hostbuild.log" >&2

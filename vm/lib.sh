@@ -18,6 +18,13 @@ WB_KSTATE=$WB_CACHE/kernel/state
 # The in-tree modules, as modules_install lays them out for modprobe.
 WB_KMODROOT=$WB_CACHE/kernel/modroot
 WB_JOBS=${WB_JOBS:-$(($(nproc) + 1))}
+# The wall time a build of a lab's own code may take (a module, a
+# program, a BPF object, a lab's host-built parts), in seconds: a file
+# written to make the compiler run for ever stops there.
+WB_BUILD_LIMIT=${WB_BUILD_LIMIT:-300}
+# The guest's root folder, one version per folder (vm/initramfs.sh);
+# "current" names the newest.
+WB_GUESTROOT=$WB_CACHE/guestroot
 # The marker every guest-side script looks for on the kernel command line.
 WB_MARKER=wb.vm=kernel-workbook
 # What a boot may leave running, by pid file in its run folder
@@ -52,6 +59,17 @@ wb_need_cache() {
 	rm -f "$probe"
 	case $WB_CACHE/ in
 	"$WB_ROOT"/*) wb_die "WB_CACHE ($WB_CACHE) is inside the checkout; the kernel tree must live outside it" ;;
+	esac
+	wb_not_exported "$WB_CACHE" WB_CACHE
+	wb_not_exported "$WB_ROOT" "the checkout"
+}
+
+# wb_not_exported PATH WHAT: the guest sees Debian's /usr (vm/qemu.sh):
+# the course, its cache and a class's submissions must live elsewhere.
+wb_not_exported() {
+	case $(cd "$1" 2>/dev/null && pwd -P || echo "$1")/ in
+	/usr/local/* | /usr/src/*) ;;
+	/usr/*) wb_die "$2 ($1) is under /usr, which every workbook VM sees: move it elsewhere (a home folder, /srv, /var)" ;;
 	esac
 }
 
@@ -177,6 +195,48 @@ wb_klock() {
 	fi
 }
 
+# wb_jail LIMIT RO RW CMD...: run CMD in a sandbox (bubblewrap) that
+# sees Debian's /usr, the dynamic linker's cache and Debian's
+# alternatives, the folders of RO read-only and those of RW read-write
+# (lists separated by spaces), and nothing else of the host: no network,
+# no other process, no home, an empty /tmp, no file larger than
+# WB_JAIL_FSIZE bytes (default 256 MiB). Every build of code a student
+# wrote runs so: its includes and assembler directives cannot read
+# another student's files, the course's solutions or the grader's. LIMIT
+# (seconds, 0 for none) bounds its wall time: then it is killed and the
+# status is 124, as timeout(1) says.
+wb_jail() {
+	local limit ro rw d n i
+	limit=$1 ro=$2 rw=$3
+	shift 3
+	n=$#
+	for d in $ro; do
+		set -- "$@" --ro-bind "$d" "$d"
+	done
+	for d in $rw; do
+		set -- "$@" --bind "$d" "$d"
+	done
+	# The command after the folders.
+	i=0
+	while [ $i -lt "$n" ]; do
+		set -- "$@" "$1"
+		shift
+		i=$((i + 1))
+	done
+	for d in lib64 lib32 libx32; do
+		[ ! -d "/usr/$d" ] || set -- --symlink "usr/$d" "/$d" "$@"
+	done
+	set -- bwrap --unshare-all --die-with-parent --new-session \
+		--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/sbin /sbin \
+		--symlink usr/lib /lib --ro-bind-try /etc/ld.so.cache /etc/ld.so.cache \
+		--ro-bind-try /etc/alternatives /etc/alternatives \
+		--proc /proc --dev /dev --tmpfs /tmp "$@"
+	if [ "$limit" -gt 0 ]; then
+		set -- timeout -k 5 "$limit" "$@"
+	fi
+	prlimit --fsize="${WB_JAIL_FSIZE:-268435456}" -- "$@"
+}
+
 # wb_kbuild_module NAME SRC DIR [CCFLAGS]: build DIR/NAME.ko from the one
 # file SRC, out of tree, against the lab kernel's build with Kbuild.
 # make's output goes to DIR/build.log; its status is returned.
@@ -186,7 +246,8 @@ wb_kbuild_module() {
 	cp "$2" "$3/$1.c"
 	printf 'obj-m := %s.o\n' "$1" >"$3/Kbuild"
 	[ -z "${4:-}" ] || printf 'ccflags-y := %s\n' "$4" >>"$3/Kbuild"
-	make -C "$WB_KBUILD" M="$3" modules >"$3/build.log" 2>&1
+	wb_jail "$WB_BUILD_LIMIT" "$WB_KSRC $WB_KBUILD" "$3" \
+		make -C "$WB_KBUILD" M="$3" modules >"$3/build.log" 2>&1
 }
 
 # The clang flags every BPF program of the workbook is compiled with, for

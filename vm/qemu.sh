@@ -19,24 +19,30 @@ wb_qemu_args() {
 	fi
 	printf '%s\n' -name "workbook-$lab" -nodefaults -no-user-config \
 		-machine "q35,accel=$accel" -cpu "$cpu" -smp "${WB_SMP:-2}" -m "${WB_MEM:-1024}" \
-		-display none -no-reboot \
+		-display none -no-reboot -sandbox on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny \
 		-kernel "$rundir/vmlinux" -initrd "$WB_INITRAMFS" \
 		-append "console=ttyS0 nokaslr panic=-1 ${WB_OOPS-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows ${WB_CMDLINE:-}" \
-		-fsdev "local,id=host,path=/,readonly=on,security_model=none,multidevs=remap" \
-		-device "virtio-9p-pci,fsdev=host,mount_tag=host" \
-		-fsdev "local,id=lab,path=$(wb_lab_dir "$lab"),security_model=none,multidevs=remap" \
-		-device "virtio-9p-pci,fsdev=lab,mount_tag=lab" \
-		-fsdev "local,id=build,path=$build,security_model=none,multidevs=remap" \
-		-device "virtio-9p-pci,fsdev=build,mount_tag=build" \
-		-fsdev "local,id=verdict,path=$rundir/verdict,security_model=none" \
-		-device "virtio-9p-pci,fsdev=verdict,mount_tag=verdict" \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" \
 		-pidfile "$rundir/qemu.pid"
+	# What the guest sees of the host, and nothing else: its root folder
+	# (vm/initramfs.sh) and Debian's /usr folders, read-only; this run's
+	# lab folder (read-only but in an interactive shell), build folder
+	# (read-only) and its out folder; the verdict channel. A read-only
+	# export is read-only on QEMU's side, whatever the guest does.
+	groot=$WB_GUESTROOT/$(cat "$WB_GUESTROOT/current")
+	lab_ro=,readonly=on
+	[ "$mode" = shell ] && lab_ro=
+	wb_9p root "$groot" ,readonly=on
+	while read -r d; do
+		wb_9p "usr-$d" "/usr/$d" ,readonly=on
+	done <"$groot/wb/usr-folders"
+	wb_9p lab "$(wb_lab_dir "$lab")" "$lab_ro"
+	wb_9p build "$build" ,readonly=on
+	wb_9p out "$build/out" ''
+	wb_9p verdict "$rundir/verdict" ''
 	# The in-tree modules of the kernel it boots, copied by vm/lab.sh, so
 	# that modprobe works in the guest (init mounts them on /lib/modules).
-	[ -d "$rundir/modules" ] && printf '%s\n' \
-		-fsdev "local,id=modules,path=$rundir/modules,readonly=on,security_model=none,multidevs=remap" \
-		-device "virtio-9p-pci,fsdev=modules,mount_tag=modules"
+	[ ! -d "$rundir/modules" ] || wb_9p modules "$rundir/modules" ,readonly=on
 	[ -f /usr/share/qemu/qboot.rom ] && printf '%s\n' -bios /usr/share/qemu/qboot.rom
 	# DEVICES in lab.mk adds hardware to this lab's VM only; every other
 	# lab keeps the same machine. cdrom: a CD drive on virtio-scsi with
@@ -60,6 +66,13 @@ wb_qemu_args() {
 	fi
 	[ "${WB_PAUSED:-0}" = 1 ] && printf '%s\n' -S
 	return 0
+}
+
+# wb_9p TAG PATH OPTIONS: the QEMU arguments of one 9p export (OPTIONS
+# is ",readonly=on" or empty), one per line.
+wb_9p() {
+	printf '%s\n' -fsdev "local,id=$1,path=$2$3,security_model=none,multidevs=remap" \
+		-device "virtio-9p-pci,fsdev=$1,mount_tag=$1"
 }
 
 # wb_rundir_kernel RUNDIR: what a VM boots, kept in its run folder while
@@ -119,7 +132,7 @@ wb_accel() {
 	if [ ! -f "$WB_KVM_PROBE" ] || [ "$(sed -n 2p "$WB_KVM_PROBE")" != "$key" ]; then
 		wb_say "probing KVM (a short boot, at most ${WB_KVM_PROBE_SECONDS:-10} s; the answer is kept in $WB_KVM_PROBE)"
 		pdir=$(mktemp -d "$WB_CACHE/probe.XXXXXX")
-		mkdir "$pdir/verdict"
+		mkdir "$pdir/verdict" "$pdir/out"
 		wb_rundir_kernel "$pdir"
 		# shellcheck disable=SC2046
 		IFS='
@@ -277,7 +290,7 @@ wb_boot() {
 	set -- $(wb_qemu_args "$accel" "$mode" "$lab" "$build" "$rundir")
 	unset IFS
 	wb_say "VM: $accel, lab $lab, gdb stub on unix socket $rundir/gdb.sock (attach: make gdb LAB=$lab)"
-	rm -f "$rundir/noboot" "$rundir/qemu.err" "$rundir/timed-out"
+	rm -f "$rundir/noboot" "$rundir/qemu.err" "$rundir/timed-out" "$rundir/over-budget"
 	started=$(date +%s)
 	# Ctrl-C or a TERM to the harness: stop what this boot started, say
 	# so, and end with 130 (or 143).
@@ -285,7 +298,7 @@ wb_boot() {
 	trap 'wb_boot_interrupted "$rundir" 143' TERM
 	if [ "$mode" = shell ]; then
 		wb_say "Ctrl-a x quits QEMU; 'exit' in the guest powers it off"
-		wb_boot_watchdog "$rundir" &
+		wb_boot_watchdog "$rundir" "$build" &
 		wdog=$!
 		wb_media_start "$rundir" "$build"
 		rc=0
@@ -331,7 +344,7 @@ wb_boot() {
 			>"$rundir/gdb.log" 2>&1 </dev/null &
 		echo $! >"$rundir/gdb.pid"
 	fi
-	wb_boot_watchdog "$rundir" &
+	wb_boot_watchdog "$rundir" "$build" &
 	wdog=$!
 	wb_media_start "$rundir" "$build"
 	rc=0
@@ -382,20 +395,41 @@ wb_killed_from_outside() {
 	return 0
 }
 
-# A guest that has not reached its init script WB_BOOT_LIMIT seconds after
-# QEMU started will not: kill it rather than wait for the lab's timeout.
-# With a gdb script attached the guest may sit at a breakpoint, so the
-# watchdog then leaves the decision to the lab's timeout.
+# The watchdog of a boot, beside QEMU until it ends:
+# - a guest that has not reached its init script WB_BOOT_LIMIT seconds
+#   after QEMU started will not: it is killed rather than left to the
+#   lab's timeout (not with a gdb script attached: the guest may sit at
+#   a breakpoint, and the lab's timeout decides);
+# - what the guest writes on the host is bounded: the console log to
+#   WB_CONSOLE_LIMIT bytes (default 16 MiB), /build/out and the verdict
+#   channel together to WB_OUT_LIMIT KiB (default 64 MiB). A guest that
+#   writes more is stopped, and the run fails ("over-budget"), so that
+#   no lab fills the disk under the next one.
 wb_boot_watchdog() {
-	[ -n "${WB_GDB_SCRIPT:-}" ] && return 0
-	n=0
-	while [ $n -lt $((${WB_BOOT_LIMIT:-60} * 5)) ]; do
-		grep -q WB-READY "$1/console.log" 2>/dev/null && return 0
+	local rundir build n ready pid
+	rundir=$1 build=$2
+	n=0 ready=
+	[ -z "${WB_GDB_SCRIPT:-}" ] || ready=1
+	while :; do
 		sleep 0.2
 		n=$((n + 1))
+		if [ -z "$ready" ]; then
+			if grep -q WB-READY "$rundir/console.log" 2>/dev/null; then
+				ready=1
+			elif [ $n -ge $((${WB_BOOT_LIMIT:-60} * 5)) ]; then
+				touch "$rundir/noboot"
+				break
+			fi
+		fi
+		[ $((n % 5)) = 0 ] || continue
+		if [ "$(wc -c <"$rundir/console.log" 2>/dev/null || echo 0)" -gt "${WB_CONSOLE_LIMIT:-16777216}" ] ||
+			[ "$(du -sk "$build/out" "$rundir/verdict" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')" \
+				-gt "${WB_OUT_LIMIT:-65536}" ]; then
+			touch "$rundir/over-budget"
+			break
+		fi
 	done
-	touch "$1/noboot"
-	pid=$(cat "$1/qemu.pid" 2>/dev/null || :)
+	pid=$(cat "$rundir/qemu.pid" 2>/dev/null || :)
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null
 	return 0
 }
@@ -420,6 +454,12 @@ wb_verdict() {
 		wb_say "error: the guest kernel crashed (console: $log):"
 		printf '%s\n' "$crash" >&2
 		return 3
+	fi
+	if [ -f "$rundir/over-budget" ]; then
+		echo "over budget" >"$rundir/ktap.broken"
+		wb_say "error: the guest wrote more than the harness keeps (console log over ${WB_CONSOLE_LIMIT:-16777216} bytes, or /build/out and the checker's report over ${WB_OUT_LIMIT:-65536} KiB) and was stopped: counted as failed. Last console lines:"
+		wb_console_tail "$log"
+		return 1
 	fi
 	if [ -f "$rundir/noboot" ]; then
 		wb_say "error: the guest did not boot within ${WB_BOOT_LIMIT:-60} s and was stopped. With ACCEL=kvm on a machine where KVM hangs, use ACCEL=tcg. Last console lines:"

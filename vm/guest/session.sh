@@ -32,13 +32,51 @@ relay() {
 	verdict check-end
 }
 
+# lab CMD...: run one of the lab's scripts as the lab's programs run:
+# root, with every capability but CAP_SYS_PTRACE (taken out of the
+# bounding set, so no program they start gets it back), and without the
+# verdict channel. This shell and PID 1 keep CAP_SYS_PTRACE: their
+# /proc/PID files (fd, root, ns, environ) are closed to the lab, whose
+# capabilities are not a superset of theirs. Yama (scope 3, set by init)
+# keeps every process from attaching to any other.
+lab() {
+	setpriv --bounding-set -sys_ptrace "$@" 9>&-
+}
+
+# Nothing the guided steps started may outlive them: a program left
+# running would share the checker's boot. Every process but PID 1 and
+# this shell is killed, and the kill repeated until no other process has
+# a program (kernel threads have none, nor have the dead), for at most
+# 5 s. The loop forks nothing but sleep, after the kill.
+end_steps() {
+	i=0
+	while [ $i -lt 50 ]; do
+		kill -s KILL -- -1 2>/dev/null
+		left=
+		for p in /proc/[0-9]*; do
+			p=${p#/proc/}
+			[ "$p" = 1 ] || [ "$p" = $$ ] || [ ! -e "/proc/$p/exe" ] || left="$left $p"
+		done
+		[ -n "$left" ] || return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "wb-session: processes of the guided steps would not die:$left" >&2
+}
+
 case $1 in
 run)
 	if [ -f /lab/run.sh ]; then
 		echo "WB-STEPS-BEGIN"
 		verdict steps-begin
-		sh /lab/run.sh 9>&-
+		# The steps run in a mount namespace of their own: what they
+		# mount over the system's files (a /usr/bin/grep of their
+		# own, say) is not what the checker sees. Only /run/netns is
+		# shared (named network namespaces, made by the steps, used
+		# by some checkers).
+		lab unshare -m --propagation unchanged sh /lab/run.sh
 		rc=$?
+		end_steps
 		echo "WB-STEPS-END $rc"
 		verdict "steps-end $rc"
 	fi
@@ -47,13 +85,13 @@ run)
 	# The checker's status goes to the channel from this subshell, not
 	# through the pipe that the checker's programs can write to.
 	{
-		sh /lab/check.sh 9>&-
+		lab sh /lab/check.sh
 		verdict "check-status $?"
 	} | relay
 	echo "WB-CHECK-END"
 	;;
 cmd)
-	sh /build/cmd.sh 9>&-
+	lab sh /build/cmd.sh
 	status $?
 	;;
 shell)
