@@ -317,6 +317,24 @@ wb_patch_files() {
 	sed -n 's#^+++ b/##p' "$1" | sort -u
 }
 
+# A student repository (make student-repo) has no solutions/: each lab's
+# skeleton is shipped in skeletons/LAB instead (vm/skel.sh, ship).
+WB_SKELETONS=${WB_SKELETONS:-$WB_ROOT/skeletons}
+
+# wb_lab_shipped LAB: the lab's skeleton is shipped here and its worked
+# solution is not: a student repository's lab.
+wb_lab_shipped() {
+	[ ! -d "$WB_SOLUTIONS/$1" ] && [ -d "$WB_SKELETONS/$1" ]
+}
+
+# The files the patches of kernel/series create or change, one per line
+# as often as patches touch them.
+wb_series_files() {
+	wb_series "$WB_KERNEL_DIR/series" | while read -r p; do
+		wb_patch_files "$WB_KERNEL_DIR/patches/$p"
+	done
+}
+
 # The entries of a series file: one patch name per line, without the
 # comments and blank lines.
 wb_series() {

@@ -14,6 +14,10 @@
 #                                  an edited copy is kept aside first
 #   vm/skel.sh --diff LAB          the student's work as a patch against
 #                                  the skeleton, on stdout
+#   vm/skel.sh --ship LAB DIR      the skeleton as a student repository
+#                                  holds it (make student-repo), into DIR
+#   vm/skel.sh --strip MODE FILE   one pass of the generator over FILE:
+#                                  MODE skeleton or dropped (see strip)
 #
 # In a solution, a comment line "/* TODO n: what to do */" (or "// TODO n:")
 # marks the code that the student writes. The skeleton keeps the comment
@@ -22,12 +26,90 @@
 # Where the skeleton must hold code of its own (the naive version the
 # student replaces), the block gives it as comment lines
 # "/* skeleton: CODE */", which the skeleton keeps as CODE.
+#
+# A student repository has no solutions/: the skeleton is made from what
+# --ship wrote into skeletons/LAB instead, to the byte the same.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+# strip MODE FILE: the generator's one pass. MODE skeleton prints the
+# skeleton of a solution file; dropped prints only the lines it drops,
+# the solution's own code. MODE cut reads instead a listing of a tree
+# file against the solution, each line tagged " " (in both), "-" (in the
+# tree only) or "+" (in the solution only), and prints the numbers of
+# the tree's lines that fall in a dropped block: a tree line that the
+# solution changed counts with the block when its change touches one.
+strip() {
+	LC_ALL=C awk -v mode="$1" '
+		function depth(s,   o, c) {
+			o = gsub(/\{/, "{", s); c = gsub(/\}/, "}", s)
+			return o - c
+		}
+		# step S: a line of the solution through the state machine;
+		# "K" (kept, as the text in kept) or "D" (dropped).
+		function step(s) {
+			marker = 0
+			if (s ~ /^[ \t]*(\/\*|\/\/) TODO [0-9]+:/) {
+				cut = 1; d = 0; marker = 1; kept = s
+				return "K"
+			}
+			if (cut && s ~ /^[ \t]*$/ && d <= 0)
+				cut = 0
+			if (cut && s ~ /^[ \t]*\/\* skeleton: .* \*\/[ \t]*$/) {
+				sub(/\/\* skeleton: /, "", s); sub(/ \*\/[ \t]*$/, "", s)
+				kept = s
+				return "K"
+			}
+			if (cut) {
+				d += depth(s)
+				return "D"
+			}
+			kept = s
+			return "K"
+		}
+		# The tree lines of a change group: cut when the group starts,
+		# passes or ends inside a block.
+		function flush(   i) {
+			if (group && (touched || cut))
+				for (i = 1; i <= n; i++)
+					print pending[i]
+			group = 0; n = 0
+		}
+		mode == "skeleton" { if (step($0) == "K") print kept; next }
+		mode == "dropped" { if (step($0) == "D") print; next }
+		{
+			tag = substr($0, 1, 1)
+			if (tag == " ") {
+				flush()
+				t++
+				if (step(substr($0, 2)) == "D")
+					print t
+				next
+			}
+			if (!group) {
+				group = 1
+				touched = cut
+			}
+			if (tag == "-") {
+				pending[++n] = ++t
+				next
+			}
+			if (step(substr($0, 2)) == "D" || marker)
+				touched = 1
+		}
+		END { if (mode == "cut") flush() }' "$2"
+}
+
 action=build
 case ${1:-} in
---regenerate | --diff | --next)
+--strip)
+	case ${2:-} in
+	skeleton | dropped | cut) strip "$2" "${3:--}" ;;
+	*) wb_die "usage: vm/skel.sh --strip skeleton|dropped|cut FILE" ;;
+	esac
+	exit 0
+	;;
+--regenerate | --diff | --next | --ship)
 	action=${1#--}
 	shift
 	;;
@@ -45,21 +127,6 @@ if wb_lab_is_tour "$lab"; then
 	esac
 fi
 
-strip() {
-	awk '
-		function depth(s,   o, c) {
-			o = gsub(/\{/, "{", s); c = gsub(/\}/, "}", s)
-			return o - c
-		}
-		/^[ \t]*(\/\*|\/\/) TODO [0-9]+:/ { print; cut = 1; d = 0; next }
-		cut && /^[ \t]*$/ && d <= 0 { cut = 0 }
-		cut && /^[ \t]*\/\* skeleton: .* \*\/[ \t]*$/ {
-			sub(/\/\* skeleton: /, ""); sub(/ \*\/[ \t]*$/, ""); print; next
-		}
-		cut { d += depth($0); next }
-		{ print }' "$1"
-}
-
 # The base copies of the files the lab's patches touch are saved by
 # vm/kernel.sh when it prepares the tree; prepare it if one is missing.
 need_base() {
@@ -71,15 +138,20 @@ need_base() {
 	done
 	return 1
 }
+prepare_base() {
+	if need_base; then
+		"$WB_ROOT/vm/kernel.sh" --tree >&2 || wb_die "the kernel tree could not be prepared"
+	fi
+}
 
 # solution DIR: the lab's own files as the worked solution has them.
 solution() {
 	dir=$1
+	! wb_lab_shipped "$lab" ||
+		wb_die "lab $lab: this is a student repository; it has the lab's skeleton (skeletons/$lab), not its worked solution"
 	rm -rf "$dir.new"
 	mkdir -p "$dir.new"
-	if need_base; then
-		"$WB_ROOT/vm/kernel.sh" --tree >&2 || wb_die "the kernel tree could not be prepared"
-	fi
+	prepare_base
 	for p in $(wb_lab_patches "$lab"); do
 		for f in $(wb_patch_files "$p"); do
 			if [ ! -f "$WB_KBASE/$f" ] || [ -f "$dir.new/$f" ]; then
@@ -111,9 +183,198 @@ solution() {
 	mv "$dir.new" "$dir"
 }
 
+# ---- the skeleton a student repository ships ---------------------------
+
+# A patch names every line it removes, and the tree's lines inside a
+# TODO block are the answer (bpf-bloom's sizing is the tree's own code).
+# So a shipped skeleton.patch goes from the tree without those lines to
+# the skeleton, and its header lists the lines to cut first by place and
+# checksum, never by text: "cut PATH FIRST COUNT SUM", COUNT lines from
+# line FIRST whose checksum is SUM. The checksums, in awk (line_sum of
+# each line into sums[], block_sum of COUNT of them):
+sum_awk='
+	BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
+	function line_sum(s,   i, h) {
+		h = 5381
+		for (i = 1; i <= length(s); i++)
+			h = (h * 33 + ord[substr(s, i, 1)]) % 4294967296
+		return h
+	}
+	function block_sum(from, count,   i, h) {
+		h = count
+		for (i = from; i < from + count; i++)
+			h = (h * 1000003 + sums[i]) % 4294967296
+		return sprintf("%.0f", h)
+	}'
+
+# cut_spec PATH TREE LINES OUT: TREE without the lines numbered in LINES
+# into OUT; prints their "cut" lines.
+cut_spec() {
+	LC_ALL=C awk -v path="$1" -v out="$4" "$sum_awk"'
+		FNR == NR { c[$1] = 1; next }
+		{ line[FNR] = $0; sums[FNR] = line_sum($0); n = FNR }
+		END {
+			printf "" >out
+			for (i = 1; i <= n; i++) {
+				if (!(i in c)) {
+					print line[i] >out
+					continue
+				}
+				if (!(i - 1 in c))
+					first = i
+				if (!(i + 1 in c))
+					print "cut", path, first, i - first + 1, block_sum(first, i - first + 1)
+			}
+		}' "$3" "$2"
+}
+
+# cut_tree PATH PATCH FILE: cut from FILE, in place, the lines PATCH
+# lists for PATH. Lines the tree moved are looked for nearby and said;
+# lines that changed stop it, as a hunk that does not apply would.
+cut_tree() {
+	LC_ALL=C awk -v path="$1" -v patch="skeletons/$lab/skeleton.patch" "$sum_awk"'
+		function fits(k, at) {
+			return at >= from && at + count[k] - 1 <= n && block_sum(at, count[k]) == want[k]
+		}
+		FNR == NR {
+			if ($1 == "cut" && $2 == path) {
+				k++; first[k] = $3; count[k] = $4; want[k] = $5
+			}
+			next
+		}
+		{ line[FNR] = $0; sums[FNR] = line_sum($0); n = FNR }
+		END {
+			from = 1; shift = 0
+			for (j = 1; j <= k; j++) {
+				at = 0
+				for (d = 0; !at && d <= n; d++) {
+					if (fits(j, first[j] + shift + d))
+						at = first[j] + shift + d
+					else if (d && fits(j, first[j] + shift - d))
+						at = first[j] + shift - d
+				}
+				if (!at) {
+					printf "error: %s: the %d lines of %s from line %d (the code the lab asks you to write) are not in the tree as they were when the skeleton was made: the tree changed inside the exercise\n", patch, count[j], path, first[j] >"/dev/stderr"
+					exit 1
+				}
+				if (at != first[j])
+					printf "warning: the tree moved under %s: the %d lines of %s cut from line %d are at line %d (the tree'"'"'s change is kept)\n", patch, count[j], path, first[j], at >"/dev/stderr"
+				for (i = at; i < at + count[j]; i++)
+					drop[i] = 1
+				shift = at - first[j]
+				from = at + count[j]
+			}
+			for (i = 1; i <= n; i++)
+				if (!(i in drop))
+					print line[i]
+		}' "$2" "$3" >"$3.cut" && mv "$3.cut" "$3"
+}
+
+# shipped SRC DIR: the lab's files as the skeleton shipped in SRC (a
+# student repository's skeletons/LAB) makes them: the module, program and
+# BPF files as they are; the tree's kernel files, cut and patched.
+shipped() {
+	local src dir patch
+	src=$1 dir=$2
+	patch=$src/skeleton.patch
+	rm -rf "$dir.new"
+	mkdir -p "$dir.new"
+	prepare_base
+	wb_lab_own_files "$lab" | while read -r path kind; do
+		mkdir -p "$(dirname "$dir.new/$path")"
+		if [ "$kind" != tree ]; then
+			[ -f "$src/$path" ] || wb_die "lab $lab lists $path, but $src/$path does not exist"
+			cp "$src/$path" "$dir.new/$path"
+		elif [ -f "$WB_KBASE/$path" ]; then
+			cp "$WB_KBASE/$path" "$dir.new/$path"
+			[ ! -f "$patch" ] || cut_tree "$path" "$patch" "$dir.new/$path" ||
+				wb_die "lab $lab: its skeleton cannot be made from the tree (see above)"
+		fi
+	done
+	if [ -f "$patch" ] && grep -q '^+++ ' "$patch"; then
+		wb_apply_patch "$dir.new" "$patch" "skeletons/$lab/skeleton.patch" ||
+			wb_die "lab $lab: its skeleton patch does not apply to the tree (see above)"
+	fi
+	wb_lab_own_files "$lab" | while read -r path _kind; do
+		[ -f "$dir.new/$path" ] ||
+			wb_die "lab $lab lists $path:tree, which is neither in the tree nor added by skeletons/$lab/skeleton.patch"
+	done
+	rm -rf "$dir"
+	mv "$dir.new" "$dir"
+}
+
+# ship DIR: the skeleton as make student-repo writes it into
+# skeletons/LAB, made from the solution, then made back with shipped()
+# and compared: the module, program and BPF files as they are, and
+# DIR/skeleton.patch for the kernel files (the cuts, then the patch). A
+# tree file that kernel/series creates or changes is the tree's own
+# there: the student repository's series carries its skeleton
+# (vm/studentrepo.sh).
+ship() {
+	local dest work base from
+	dest=$1
+	skeleton "$skel"
+	work=$(mktemp -d)
+	solution "$work/sol"
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	wb_series_files | sort -u >"$work/series"
+	: >"$work/cuts"
+	: >"$work/diff"
+	: >"$work/own"
+	wb_lab_own_files "$lab" | while read -r path kind; do
+		if [ "$kind" != tree ]; then
+			mkdir -p "$(dirname "$dest/$path")"
+			cp "$skel/$path" "$dest/$path"
+			continue
+		fi
+		if grep -qxF "$path" "$work/series"; then
+			echo "$path" >>"$work/own"
+			continue
+		fi
+		base=$WB_KBASE/$path
+		from=a/$path
+		if [ ! -f "$base" ]; then
+			base=/dev/null
+			from=/dev/null
+		fi
+		diff --old-line-format='-%L' --new-line-format='+%L' --unchanged-line-format=' %L' \
+			"$base" "$work/sol/$path" | strip cut - >"$work/lines"
+		cut_spec "$path" "$base" "$work/lines" "$work/tree" >>"$work/cuts"
+		diff -up --label "$from" --label "b/$path" "$work/tree" "$skel/$path" \
+			>>"$work/diff" || [ $? = 1 ]
+	done
+	if wb_lab_own_files "$lab" | grep -q ' tree$'; then
+		{
+			echo "Lab $lab: the skeleton of its kernel files, for vm/skel.sh (make"
+			echo "skeletons LAB=$lab makes your copies again from it, keeping edited"
+			echo "ones aside)."
+			sed 's/$/: the tree'"'"'s own; kernel\/series carries its skeleton./' "$work/own"
+			if [ -s "$work/cuts" ] || [ -s "$work/diff" ]; then
+				echo "Made from the workbook's tree (linux-source-6.1 with kernel/series):"
+				echo "first the lines listed as \"cut PATH FIRST COUNT SUM\" are removed"
+				echo "(COUNT lines from line FIRST, found by their checksum SUM: the code"
+				echo "the lab asks you to write, which this file does not spell out), then"
+				echo "the patch below is applied."
+				echo
+				cat "$work/cuts"
+				echo
+				cat "$work/diff"
+			fi
+		} >"$dest/skeleton.patch"
+	fi
+	shipped "$dest" "$work/check"
+	wb_lab_own_files "$lab" | while read -r path _kind; do
+		grep -qxF "$path" "$work/own" || cmp -s "$skel/$path" "$work/check/$path" ||
+			wb_die "lab $lab: the shipped skeleton does not make $path back"
+	done
+	rm -rf "$work"
+}
+
 # What a lab's variants are made from: this script, the lab's manifest,
-# its patches, the tree's copies they apply to and the lab's own files.
-# A variant made from the same inputs is not made again.
+# its patches or shipped skeleton, the tree's copies they apply to and
+# the lab's own files. A variant made from the same inputs is not made
+# again.
 sum_of() {
 	if [ -f "$1" ]; then sha256sum <"$1"; else echo absent; fi
 }
@@ -126,15 +387,21 @@ inputs_key() {
 				printf '%s %s\n' "$f" "$(sum_of "$WB_KBASE/$f")"
 			done
 		done
+		own=$WB_SOLUTIONS/$lab
+		if wb_lab_shipped "$lab"; then
+			own=$WB_SKELETONS/$lab
+			sum_of "$own/skeleton.patch"
+		fi
 		wb_lab_own_files "$lab" | while read -r path kind; do
-			src=$WB_SOLUTIONS/$lab/$path
+			src=$own/$path
 			[ "$kind" = tree ] && src=$WB_KBASE/$path
 			printf '%s %s\n' "$path" "$(sum_of "$src")"
 		done
 	} | sha256sum | cut -c1-32
 }
 
-# skeleton DIR: the solution with the student's steps removed.
+# skeleton DIR: the solution with the student's steps removed (in a
+# student repository, what the shipped skeleton makes).
 skeleton() {
 	sdir=$1
 	key=$(inputs_key)
@@ -142,13 +409,17 @@ skeleton() {
 		return 0
 	fi
 	rm -f "$sdir.key"
-	solution "$sdir.sol"
-	rm -rf "$sdir"
-	wb_lab_own_files "$lab" | while read -r path _kind; do
-		mkdir -p "$(dirname "$sdir/$path")"
-		strip "$sdir.sol/$path" >"$sdir/$path"
-	done
-	rm -rf "$sdir.sol"
+	if wb_lab_shipped "$lab"; then
+		shipped "$WB_SKELETONS/$lab" "$sdir"
+	else
+		solution "$sdir.sol"
+		rm -rf "$sdir"
+		wb_lab_own_files "$lab" | while read -r path _kind; do
+			mkdir -p "$(dirname "$sdir/$path")"
+			strip skeleton "$sdir.sol/$path" >"$sdir/$path"
+		done
+		rm -rf "$sdir.sol"
+	fi
 	# The key of what it was made from, taken after solution() has
 	# saved any missing copy of the tree.
 	inputs_key >"$sdir.key"
@@ -214,6 +485,9 @@ regenerate)
 		cp "$skel/$path" "$dst"
 		cp "$skel/$path" "$origin/$path"
 	done
+	;;
+ship)
+	ship "${2:?usage: vm/skel.sh --ship LAB DIR}"
 	;;
 diff)
 	skeleton "$skel"
