@@ -5,7 +5,8 @@
 #   make lab [LAB=name] [RUN=1]   build and boot a lab (default: the first)
 #   make gdb [LAB=name]           attach gdb to that lab's running VM
 #   make check [LAB=name]         every test, or one lab (solution passes,
-#                                 skeleton fails)
+#                                 skeleton fails; in a student repository:
+#                                 the skeleton builds, boots and fails)
 #   make kernel                   the workbook kernel, in $(WB_CACHE)
 #   make skeletons [LAB=name]     regenerate the students' files (edited
 #                                 copies are kept aside)
@@ -23,6 +24,9 @@
 #   make soak [LAB="a b"] [N=10]  each lab's check N times in a row
 #                                 (every lab, or those named): passes,
 #                                 median and worst time
+#                                 (in a student repository: your files)
+#   make student-repo OUT=dir     (instructors) the repository to hand out:
+#                                 the course without its solutions
 
 SHELL := /bin/sh
 LAB ?=
@@ -30,7 +34,7 @@ EDITION ?= student
 export RUN VARIANT ACCEL WB_CACHE SUBMISSIONS LABS SHARD OUT JOBS
 export WB_ROOT := $(CURDIR)
 
-.PHONY: all setup start kernel lab gdb check grade soak labs skeletons diff lab-patch new-lab book bench help
+.PHONY: all setup start kernel lab gdb check grade soak labs skeletons diff lab-patch new-lab book bench student-repo help
 
 all: help
 
@@ -90,3 +94,6 @@ book: setup
 
 bench: setup
 	@vm/bench.sh
+
+student-repo: setup
+	@vm/studentrepo.sh "$(OUT)"
