@@ -4,14 +4,39 @@
 #   2. what the gdb script printed matches its "# expect:" lines;
 #   3. the skeleton, generated from the solution, fails the checker; for
 #      a tour, which has no skeleton, its negative run fails every check.
+# A student repository (make student-repo) has no solutions: there a
+# lab's check is what its skeleton proves alone:
+#   1. the skeleton builds, boots and its checker reports in full;
+#   2. the skeleton fails the checker.
+# With --own (make soak in a student repository), the student's own
+# files take the solution's place in 1 and 2, and nothing else runs.
 # Prints one KTAP result per point and exits non-zero if any failed.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+own=0
+if [ "${1:-}" = --own ]; then
+	own=1
+	shift
+fi
 lab=${1:-}
 wb_lab_require "$lab"
 ldir=$(wb_lab_dir "$lab")
-t_plan 3
+# The runs: the first with lab.gdb attached, then the second.
+first=solution who="the solution"
+second=skeleton what="the skeleton, generated from the solution"
+if [ "$own" = 1 ]; then
+	first=student who="your files (labs/$lab)" second=''
+elif wb_lab_is_tour "$lab"; then
+	second=negative what="the negative run, every expectation replaced by a wrong one"
+elif wb_lab_shipped "$lab"; then
+	first='' what="the skeleton, made from skeletons/$lab"
+fi
+if [ -n "$first" ] && [ -n "$second" ]; then
+	t_plan 3
+else
+	t_plan 2
+fi
 
 # The KTAP block the checker printed must be well formed (ktap.rst): the
 # version line, then the plan before any result, then as many results as
@@ -85,55 +110,58 @@ run_variant() {
 	wait "$run_pid" || :
 }
 
-# The solution, then the second run (the skeleton, or a tour's negative
+# The first run, then the second (the skeleton, or a tour's negative
 # run), each in its own run folder. They boot one after the other: side
 # by side they shared the two cores well, but a soak saw a second guest
 # that never reached its init (1 boot of about 30), which no boot alone
 # has shown here. The second run's kernel is often kept from before
 # (make kernel), so that its build costs a second or two.
-second=skeleton what="the skeleton, generated from the solution"
-if wb_lab_is_tour "$lab"; then
-	second=negative what="the negative run, every expectation replaced by a wrong one"
-fi
-sdir=$WB_CACHE/run/check-$lab-solution.$$
+sdir=$WB_CACHE/run/check-$lab-$first.$$
 # Stopped (Ctrl-C, or a TERM from a CI job's timeout), the run going on
 # stops, and this check ends when it has taken its VM down. A run may
 # be over already: its kill fails, which set -e must not turn into an
 # exit without the trap's own status.
 run_pid=
 trap 'kill $run_pid 2>/dev/null || :; wait $run_pid || :; exit 130' INT TERM
-echo "# $lab: the solution, with $ldir/lab.gdb attached"
-WB_GDB_SCRIPT=$ldir/lab.gdb run_variant solution
-echo "# $lab: $what"
-run_variant "$second"
-trap - INT TERM
-rc=$(cat "$sdir/status")
-# The solution earns every point, and POINTS (if the lab gives it) has
-# one entry per result the checker planned.
-score=$(wb_points "$lab" "$sdir/ktap" 2>"$sdir/points.err") || score="error: $(cat "$sdir/points.err")"
-if [ "$rc" = 0 ] && ktap_wellformed "$sdir/ktap" && [ "${score% *}" = "${score#* }" ]; then
-	t_ok "$lab: the solution passes the checker (${score% *} points)"
-else
-	t_fail "$lab: the solution passes the checker"
-	echo "# expected: status 0, a well-formed KTAP report, every point earned; seen: status $rc, points: $score"
-	sed 's/^/# /' "$sdir/ktap" 2>/dev/null | grep -A3 '^# not ok' || :
+if [ -n "$first" ]; then
+	echo "# $lab: $who, with $ldir/lab.gdb attached"
+	WB_GDB_SCRIPT=$ldir/lab.gdb run_variant "$first"
 fi
+if [ -n "$second" ]; then
+	echo "# $lab: $what"
+	run_variant "$second"
+fi
+trap - INT TERM
 
-missing=$(sed -n 's/^# expect: //p' "$ldir/lab.gdb" | while read -r re; do
-	tr -d '\r' <"$sdir/gdb.log" 2>/dev/null | grep -Eq -- "$re" || echo "$re"
-done)
-if [ -z "$missing" ] && [ -s "$sdir/gdb.log" ]; then
-	t_ok "$lab: gdb saw what lab.gdb expects"
-else
-	t_fail "$lab: gdb saw what lab.gdb expects"
-	printf '%s\n' "$missing" | sed 's/^/# missing: /'
-	echo "# gdb printed (last 20 lines of $sdir/gdb.log):"
-	tail -n 20 "$sdir/gdb.log" 2>/dev/null | sed 's/^/#   /'
+if [ -n "$first" ]; then
+	rc=$(cat "$sdir/status")
+	# Every point is earned, and POINTS (if the lab gives it) has one
+	# entry per result the checker planned.
+	score=$(wb_points "$lab" "$sdir/ktap" 2>"$sdir/points.err") || score="error: $(cat "$sdir/points.err")"
+	if [ "$rc" = 0 ] && ktap_wellformed "$sdir/ktap" && [ "${score% *}" = "${score#* }" ]; then
+		t_ok "$lab: $who passes the checker (${score% *} points)"
+	else
+		t_fail "$lab: $who passes the checker"
+		echo "# expected: status 0, a well-formed KTAP report, every point earned; seen: status $rc, points: $score"
+		sed 's/^/# /' "$sdir/ktap" 2>/dev/null | grep -A3 '^# not ok' || :
+	fi
+
+	missing=$(sed -n 's/^# expect: //p' "$ldir/lab.gdb" | while read -r re; do
+		tr -d '\r' <"$sdir/gdb.log" 2>/dev/null | grep -Eq -- "$re" || echo "$re"
+	done)
+	if [ -z "$missing" ] && [ -s "$sdir/gdb.log" ]; then
+		t_ok "$lab: gdb saw what lab.gdb expects"
+	else
+		t_fail "$lab: gdb saw what lab.gdb expects"
+		printf '%s\n' "$missing" | sed 's/^/# missing: /'
+		echo "# gdb printed (last 20 lines of $sdir/gdb.log):"
+		tail -n 20 "$sdir/gdb.log" 2>/dev/null | sed 's/^/#   /'
+	fi
 fi
 
 # A tour has no skeleton: its negative run, in which every expectation
 # of the checker is a wrong one, must fail every result it reports.
-if wb_lab_is_tour "$lab"; then
+if [ "$second" = negative ]; then
 	ndir=$WB_CACHE/run/check-$lab-negative.$$
 	rc=$(cat "$ndir/status")
 	total=$(grep -cE '^(not )?ok [0-9]' "$ndir/ktap" || :)
@@ -145,14 +173,28 @@ if wb_lab_is_tour "$lab"; then
 		echo "# expected: status 1 and every result not ok; seen: status $rc, $failed of $total not ok"
 		grep '^ok [0-9]' "$ndir/ktap" 2>/dev/null | sed 's/^/# still passing: /'
 	fi
+fi
+if [ "$second" != skeleton ]; then
 	t_done
 	exit
 fi
 
 kdir=$WB_CACHE/run/check-$lab-skeleton.$$
 rc=$(cat "$kdir/status")
+total=$(grep -c -E '^(not )?ok' "$kdir/ktap" || :)
+# Without a solution, the skeleton's run is also the proof that the lab
+# builds, boots and that its checker runs to its end.
+if [ -z "$first" ]; then
+	if [ "$rc" -le 1 ] && ktap_wellformed "$kdir/ktap"; then
+		t_ok "$lab: the skeleton builds, boots and its checker reports in full ($total results)"
+	else
+		t_fail "$lab: the skeleton builds, boots and its checker reports in full"
+		echo "# expected: status 0 or 1 and a whole KTAP report; seen: status $rc, $total results"
+		tail -n 20 "$kdir/console.log" 2>/dev/null | sed 's/^/#   /'
+	fi
+fi
 if [ "$rc" = 1 ] && ktap_wellformed "$kdir/ktap" && grep -q '^not ok' "$kdir/ktap"; then
-	t_ok "$lab: the skeleton fails the checker ($(grep -c '^not ok' "$kdir/ktap") of $(grep -c -E '^(not )?ok' "$kdir/ktap") checks fail)"
+	t_ok "$lab: the skeleton fails the checker ($(grep -c '^not ok' "$kdir/ktap") of $total checks fail)"
 else
 	t_fail "$lab: the skeleton fails the checker"
 	echo "# expected: the skeleton builds, boots, and the checker reports failures (status 1); seen: status $rc"

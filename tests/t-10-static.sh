@@ -47,6 +47,9 @@ for lab in $(wb_lab_names); do
 			while read -r f; do [ -s "$d/$f" ] || echo "$f"; done)
 		[ -z "$gone" ] || missing="$missing $gone"
 		what="tour $lab has a manifest, steps, checker, gdb script and transcripts"
+	elif wb_lab_shipped "$lab"; then
+		# A student repository's lab: its skeleton, no solution.
+		what="lab $lab has a manifest, steps, checker, gdb script and skeleton"
 	else
 		[ -f "$WB_SOLUTIONS/$lab/solution.rst" ] || missing="$missing solutions/$lab/solution.rst"
 		what="lab $lab has a manifest, steps, checker, gdb script and worked solution"
@@ -67,10 +70,9 @@ for lab in $(wb_lab_names); do
 		t_fail "lab $lab: its student files are generated, none is stored" \
 			"tracked: $tracked" "$(cat "$tmp/skel.err")"
 	fi
-	rm -rf "$tmp/sol"
-	"$WB_ROOT/vm/skel.sh" "$lab" solution "$tmp/sol" 2>/dev/null
+	# The skeleton keeps every marker of the solution.
 	todo=$(wb_lab_own_files "$lab" | while read -r path _k; do
-		grep -q 'TODO [0-9]*:' "$tmp/sol/$path" 2>/dev/null || echo "$path"
+		grep -q 'TODO [0-9]*:' "$tmp/skel/$path" 2>/dev/null || echo "$path"
 	done)
 	if [ -z "$todo" ]; then
 		t_ok "lab $lab: every student file has TODO steps"
@@ -173,8 +175,43 @@ done
 
 # Drift: a tree file the exercise patch touches, changed away from the
 # patch's hunks, keeps its change and is reported; changed inside a
-# hunk, the patch stops with the file and the hunk.
-if [ -f "$WB_KBASE/drivers/scsi/scsi_debug.c" ]; then
+# hunk, the patch stops with the file and the hunk. In a student
+# repository, the same for a shipped skeleton that cuts lines from the
+# tree (vm/skel.sh, ship): moved lines are found and reported, changed
+# ones stop it.
+cuts=$(grep -l '^cut ' "$WB_SKELETONS"/*/skeleton.patch 2>/dev/null | head -n 1)
+clab=$(basename "$(dirname "$cuts")")
+if [ -n "$cuts" ] && wb_lab_shipped "$clab"; then
+	# shellcheck disable=SC2046 # "cut PATH FIRST COUNT SUM"
+	set -- $(grep -m 1 '^cut ' "$cuts")
+	cpath=$2 cfirst=$3 ccount=$4
+	rm -rf "$tmp/base"
+	wb_lab_own_files "$clab" | while read -r path kind; do
+		if [ "$kind" != tree ] || [ ! -f "$WB_KBASE/$path" ]; then
+			continue
+		fi
+		mkdir -p "$(dirname "$tmp/base/$path")"
+		cp "$WB_KBASE/$path" "$tmp/base/$path"
+	done
+	sed -i '1a /* a change Debian made */' "$tmp/base/$cpath"
+	rc=0
+	out=$(WB_KBASE=$tmp/base "$WB_ROOT/vm/skel.sh" "$clab" skeleton "$tmp/drift" 2>&1) || rc=$?
+	if [ "$rc" = 0 ] && grep -q 'a change Debian made' "$tmp/drift/$cpath" &&
+		grep -q 'TODO [0-9]*:' "$tmp/drift/$cpath" &&
+		printf '%s' "$out" | grep -q "tree moved under skeletons/$clab/skeleton.patch: the $ccount lines of $cpath"; then
+		t_ok "a tree change beside a shipped skeleton's cut lines is kept and reported as drift"
+	else
+		t_fail "a tree change beside a shipped skeleton's cut lines is kept and reported as drift" "status $rc: $out"
+	fi
+	sed -i "$((cfirst + 1))s/\$/ \/* and one inside *\//" "$tmp/base/$cpath"
+	rc=0
+	out=$(WB_KBASE=$tmp/base "$WB_ROOT/vm/skel.sh" "$clab" skeleton "$tmp/drift2" 2>&1) || rc=$?
+	if [ "$rc" != 0 ] && printf '%s' "$out" | grep -q "the $ccount lines of $cpath from line $cfirst .* the tree changed inside the exercise"; then
+		t_ok "a tree change inside a shipped skeleton's cut lines stops it, naming the file and the lines"
+	else
+		t_fail "a tree change inside a shipped skeleton's cut lines stops it, naming the file and the lines" "status $rc: $out"
+	fi
+elif [ -f "$WB_KBASE/drivers/scsi/scsi_debug.c" ]; then
 	rm -rf "$tmp/base"
 	mkdir -p "$tmp/base/drivers/scsi"
 	sed '1a /* a change Debian made */' "$WB_KBASE/drivers/scsi/scsi_debug.c" \
