@@ -29,6 +29,16 @@ wb_need_cmds make:make gcc:gcc flex:flex bison:bison bc:bc perl:perl \
 # vm/lab.sh holds the lock already and says so with WB_KLOCKED=1.
 [ "${WB_KLOCKED:-0}" = 1 ] || wb_klock
 
+# A student repository (make student-repo) has no solutions, and its
+# series leaves the labs' answers out: its tree is not the course's. A
+# cache holds one tree: the first kind of checkout to use it keeps it.
+checkout=course
+[ -d "$WB_SOLUTIONS" ] || checkout=student
+if [ -f "$WB_KSTATE/checkout" ] && [ "$(cat "$WB_KSTATE/checkout")" != "$checkout" ]; then
+	wb_die "$WB_CACHE holds the kernel tree of a $(cat "$WB_KSTATE/checkout") repository, and this is a $checkout repository: give this one a cache of its own (WB_CACHE=...)"
+fi
+echo "$checkout" >"$WB_KSTATE/checkout"
+
 # ---- the package ------------------------------------------------------
 
 if [ ! -f "$TARBALL" ]; then
@@ -142,8 +152,8 @@ sol_dirs=$WB_ROOT/solutions
 lab_dirs=$WB_ROOT/labs
 [ "$WB_LABS" = "$lab_dirs" ] || lab_dirs="$lab_dirs $WB_LABS"
 # shellcheck disable=SC2086
-base_key=$(for d in $sol_dirs; do ls "$d"/*/*.patch; done 2>/dev/null
-	for d in $lab_dirs; do ls "$d"/*/lab.mk; done 2>/dev/null)
+base_key=$(for d in $sol_dirs; do ls "$d"/*/*.patch || :; done 2>/dev/null
+	for d in $lab_dirs; do ls "$d"/*/lab.mk || :; done 2>/dev/null)
 # shellcheck disable=SC2086
 base_key=$(ls -l --time-style=+%s.%N $base_key 2>/dev/null | sha256sum | cut -c1-32)
 if [ ! -f "$WB_KSTATE/base.want" ] || [ "$(cat "$WB_KSTATE/base.key" 2>/dev/null)" != "$base_key" ]; then
