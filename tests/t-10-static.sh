@@ -179,61 +179,54 @@ done
 # repository, the same for a shipped skeleton that cuts lines from the
 # tree (vm/skel.sh, ship): moved lines are found and reported, changed
 # ones stop it.
+# drift LAB VARIANT PATH INSIDE BESIDE-RE INSIDE-RE WHAT UNIT: the lab's
+# VARIANT, made from a copy of the tree's files with a line added at the
+# top of PATH, keeps that line and its TODO markers and says BESIDE-RE;
+# with the sed command INSIDE run on the copy too, it stops and says
+# INSIDE-RE. WHAT and UNIT name the exercise and what the stop names.
+drift() {
+	local f
+	rm -rf "$tmp/base"
+	{
+		wb_lab_own_files "$1" | awk '$2 == "tree" { print $1 }'
+		for f in $(wb_lab_patches "$1"); do wb_patch_files "$f"; done
+	} | sort -u | while read -r f; do
+		[ -f "$WB_KBASE/$f" ] || continue
+		mkdir -p "$(dirname "$tmp/base/$f")"
+		cp "$WB_KBASE/$f" "$tmp/base/$f"
+	done
+	sed -i '1a /* a change Debian made */' "$tmp/base/$3"
+	rc=0
+	out=$(WB_KBASE=$tmp/base "$WB_ROOT/vm/skel.sh" "$1" "$2" "$tmp/drift" 2>&1) || rc=$?
+	if [ "$rc" = 0 ] && grep -q 'a change Debian made' "$tmp/drift/$3" &&
+		grep -q 'TODO [0-9]*:' "$tmp/drift/$3" && printf '%s' "$out" | grep -q -- "$5"; then
+		t_ok "a tree change beside $7 is kept and reported as drift"
+	else
+		t_fail "a tree change beside $7 is kept and reported as drift" "status $rc: $out"
+	fi
+	sed -i "$4" "$tmp/base/$3"
+	rc=0
+	out=$(WB_KBASE=$tmp/base "$WB_ROOT/vm/skel.sh" "$1" "$2" "$tmp/drift2" 2>&1) || rc=$?
+	if [ "$rc" != 0 ] && printf '%s' "$out" | grep -q -- "$6"; then
+		t_ok "a tree change inside $7 stops it, naming the file and the $8"
+	else
+		t_fail "a tree change inside $7 stops it, naming the file and the $8" "status $rc: $out"
+	fi
+}
 cuts=$(grep -l '^cut ' "$WB_SKELETONS"/*/skeleton.patch 2>/dev/null | head -n 1)
 clab=$(basename "$(dirname "$cuts")")
 if [ -n "$cuts" ] && wb_lab_shipped "$clab"; then
-	# shellcheck disable=SC2046 # "cut PATH FIRST COUNT SUM"
+	# "cut PATH FIRST COUNT SUM"; the line added on top moves it by one.
+	# shellcheck disable=SC2046
 	set -- $(grep -m 1 '^cut ' "$cuts")
-	cpath=$2 cfirst=$3 ccount=$4
-	rm -rf "$tmp/base"
-	wb_lab_own_files "$clab" | while read -r path kind; do
-		if [ "$kind" != tree ] || [ ! -f "$WB_KBASE/$path" ]; then
-			continue
-		fi
-		mkdir -p "$(dirname "$tmp/base/$path")"
-		cp "$WB_KBASE/$path" "$tmp/base/$path"
-	done
-	sed -i '1a /* a change Debian made */' "$tmp/base/$cpath"
-	rc=0
-	out=$(WB_KBASE=$tmp/base "$WB_ROOT/vm/skel.sh" "$clab" skeleton "$tmp/drift" 2>&1) || rc=$?
-	if [ "$rc" = 0 ] && grep -q 'a change Debian made' "$tmp/drift/$cpath" &&
-		grep -q 'TODO [0-9]*:' "$tmp/drift/$cpath" &&
-		printf '%s' "$out" | grep -q "tree moved under skeletons/$clab/skeleton.patch: the $ccount lines of $cpath"; then
-		t_ok "a tree change beside a shipped skeleton's cut lines is kept and reported as drift"
-	else
-		t_fail "a tree change beside a shipped skeleton's cut lines is kept and reported as drift" "status $rc: $out"
-	fi
-	sed -i "$((cfirst + 1))s/\$/ \/* and one inside *\//" "$tmp/base/$cpath"
-	rc=0
-	out=$(WB_KBASE=$tmp/base "$WB_ROOT/vm/skel.sh" "$clab" skeleton "$tmp/drift2" 2>&1) || rc=$?
-	if [ "$rc" != 0 ] && printf '%s' "$out" | grep -q "the $ccount lines of $cpath from line $cfirst .* the tree changed inside the exercise"; then
-		t_ok "a tree change inside a shipped skeleton's cut lines stops it, naming the file and the lines"
-	else
-		t_fail "a tree change inside a shipped skeleton's cut lines stops it, naming the file and the lines" "status $rc: $out"
-	fi
+	drift "$clab" skeleton "$2" "$(($3 + 1))s/\$/ \/* and one inside *\//" \
+		"tree moved under skeletons/$clab/skeleton.patch: the $4 lines of $2" \
+		"the $4 lines of $2 from line $3 .* the tree changed inside the exercise" \
+		"a shipped skeleton's cut lines" lines
 elif [ -f "$WB_KBASE/drivers/scsi/scsi_debug.c" ]; then
-	rm -rf "$tmp/base"
-	mkdir -p "$tmp/base/drivers/scsi"
-	sed '1a /* a change Debian made */' "$WB_KBASE/drivers/scsi/scsi_debug.c" \
-		>"$tmp/base/drivers/scsi/scsi_debug.c"
-	rc=0
-	out=$(WB_KBASE=$tmp/base "$WB_ROOT/vm/skel.sh" ia-ranges solution "$tmp/drift" 2>&1) || rc=$?
-	if [ "$rc" = 0 ] && grep -q 'a change Debian made' "$tmp/drift/drivers/scsi/scsi_debug.c" &&
-		grep -q 'TODO 2:' "$tmp/drift/drivers/scsi/scsi_debug.c" &&
-		printf '%s' "$out" | grep -q 'tree moved under'; then
-		t_ok "a tree change beside the exercise is kept and reported as drift"
-	else
-		t_fail "a tree change beside the exercise is kept and reported as drift" "status $rc: $out"
-	fi
-	sed -i 's/if (is_disk && sdebug_cpr_ranges > 0)/if (is_disk \&\& sdebug_cpr_ranges > 1)/' \
-		"$tmp/base/drivers/scsi/scsi_debug.c"
-	rc=0
-	out=$(WB_KBASE=$tmp/base "$WB_ROOT/vm/skel.sh" ia-ranges solution "$tmp/drift2" 2>&1) || rc=$?
-	if [ "$rc" != 0 ] && printf '%s' "$out" | grep -q 'failing hunk #[0-9]* of drivers/scsi/scsi_debug.c'; then
-		t_ok "a tree change inside the exercise stops it, naming the file and the hunk"
-	else
-		t_fail "a tree change inside the exercise stops it, naming the file and the hunk" "status $rc: $out"
-	fi
+	drift ia-ranges solution drivers/scsi/scsi_debug.c \
+		's/if (is_disk && sdebug_cpr_ranges > 0)/if (is_disk \&\& sdebug_cpr_ranges > 1)/' \
+		'tree moved under' 'failing hunk #[0-9]* of drivers/scsi/scsi_debug.c' "the exercise" hunk
 else
 	t_fail "the drift tests have a tree" "no $WB_KBASE/drivers/scsi/scsi_debug.c: run make kernel first"
 fi
