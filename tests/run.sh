@@ -6,6 +6,10 @@
 #   tests/run.sh              the harness's tests, then every lab
 #   tests/run.sh --lab NAME   one lab only (solution passes, skeleton fails)
 #
+# In a student repository (make student-repo) the harness's tests are
+# those that need no solution, and a lab's check is its skeleton's alone
+# (tests/check-lab.sh).
+#
 # Each unit (a tests/t-*.sh script, or tests/check-lab.sh for one lab)
 # is a subtest: its own KTAP, indented by two spaces, then the unit's
 # result line. The units are known before any runs, so the plan comes
