@@ -114,6 +114,34 @@ else
 	t_fail "regenerating a skeleton keeps the student's edited copy and says where" "$out"
 fi
 
+# ---- grading ----
+# While the checker runs, the student's programs run beside it (as root):
+# a checker reads every helper it sources before it runs the first of
+# them (docs/grading.rst, what the grader does not guarantee).
+late=$(for f in "$WB_LABS"/*/check.sh; do
+	awk -v f="${f#"$WB_ROOT"/}" '
+		/^[[:space:]]*\. / && ran { print f ":" NR ": " $0 }
+		/\/build\// && !/^[[:space:]]*#/ { ran = 1 }' "$f"
+done)
+t_status "every checker sources its helpers before it runs a program of the lab" "" "$late"
+# wb_jail shows a build nothing of the host but /usr and what it names:
+# not the cache, not a home folder, not the checkout.
+if command -v bwrap >/dev/null 2>&1; then
+	mkdir -p "$tmp/jail/rw"
+	echo secret >"$tmp/jail/hidden"
+	out=$(wb_jail 10 "" "$tmp/jail/rw" sh -c "cat $tmp/jail/hidden; ls $WB_ROOT $HOME $WB_CACHE; echo w >$tmp/jail/rw/f; cat $tmp/jail/rw/f" 2>&1)
+	case $out in
+	*secret* | *Makefile*) t_fail "a sandboxed build sees only /usr and its folders" "no host file" "$out" ;;
+	*w) t_ok "a sandboxed build sees only /usr and its folders, and writes its own" ;;
+	*) t_fail "a sandboxed build sees only /usr and its folders, and writes its own" "w" "$out" ;;
+	esac
+	rc=0
+	wb_jail 1 "" "" sleep 10 2>/dev/null || rc=$?
+	t_status "a sandboxed build past its limit is stopped (status 124)" 124 "$rc"
+else
+	t_fail "a sandboxed build sees only /usr and its folders" "bwrap" "not installed: apt-get install bubblewrap"
+fi
+
 # ---- gdb commands of the workbook ----
 # wb-hits counts what gdb counts, less the stops that wb-continue went
 # past as repeats of the previous one (here one is declared by hand on a

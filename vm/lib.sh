@@ -209,6 +209,12 @@ wb_jail() {
 	local limit ro rw d n i
 	limit=$1 ro=$2 rw=$3
 	shift 3
+	# Already in one (a HOSTBUILD script's own builds): bubblewrap does
+	# not nest, and the outer sandbox holds.
+	if [ "${WB_IN_JAIL:-0}" = 1 ]; then
+		"$@"
+		return
+	fi
 	n=$#
 	for d in $ro; do
 		set -- "$@" --ro-bind "$d" "$d"
@@ -230,7 +236,7 @@ wb_jail() {
 		--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/sbin /sbin \
 		--symlink usr/lib /lib --ro-bind-try /etc/ld.so.cache /etc/ld.so.cache \
 		--ro-bind-try /etc/alternatives /etc/alternatives \
-		--proc /proc --dev /dev --tmpfs /tmp "$@"
+		--proc /proc --dev /dev --tmpfs /tmp --setenv WB_IN_JAIL 1 "$@"
 	if [ "$limit" -gt 0 ]; then
 		set -- timeout -k 5 "$limit" "$@"
 	fi

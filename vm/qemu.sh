@@ -180,11 +180,12 @@ wb_kill_rundir() {
 
 # wb_media_service RUNDIR BUILD: while the VM runs, carry out the
 # guest's requests for its CD drive. The guest writes one line to
-# /build/out/media.request ("insert NAME", NAME a file of /build, or
+# /build/out/media.request ("insert NAME", NAME a file of /build/out, or
 # "eject"); this sends the matching command to QEMU's monitor, waits for
 # its prompt (the command is done), and answers in media.done with the
-# request's number. Nothing else reaches the monitor: a name with a
-# slash, or any other request, is refused. wb_boot stops it with the VM,
+# request's number. Nothing else reaches the monitor: a name with any
+# character but letters, digits, dot, dash and underscore, or any other
+# request, is refused. wb_boot stops it with the VM,
 # wb_kill_rundir too (its pid file), and it ends by itself when QEMU is
 # gone.
 wb_media_service() {
@@ -204,10 +205,12 @@ wb_media_service() {
 			n=$((n + 1))
 			name=${line#insert }
 			cmd=
+			# A name is letters, digits, dot, dash and underscore
+			# only: nothing the guest writes becomes monitor syntax.
 			case $line in
 			eject) cmd="eject -f cd0" ;;
-			"insert "*/* | "insert ") ;;
-			"insert "*) [ -f "$build/$name" ] && cmd="change cd0 $build/$name raw" ;;
+			"insert "*[!A-Za-z0-9._-]* | "insert " | "insert ."*) ;;
+			"insert "*) [ -f "$build/out/$name" ] && cmd="change cd0 $build/out/$name raw" ;;
 			esac
 			answer="refused: $line"
 			if [ -n "$cmd" ]; then

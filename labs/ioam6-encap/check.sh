@@ -149,8 +149,10 @@ touch $out 2>/dev/null || out=$D/ioam6.out
 # waits for ever. Under TCG, starting a program in a namespace can take
 # longer than that (it did in CI, with gdb attached). A sleep found first
 # on PATH turns that one pause into a wait for the event itself: the
-# newest ioam6_parser blocked in recv() (recvfrom, syscall 45 on x86-64,
-# as /proc/PID/syscall shows it), for at most 5 s. No fixed pause is
+# newest ioam6_parser blocked in recv(), asleep in the kernel's
+# __skb_wait_for_more_packets() as /proc/PID/wchan names it (the lab's
+# programs may not read /proc/PID/syscall, which takes the right to
+# ptrace: Yama forbids that in the guest), for at most 5 s. No fixed pause is
 # long enough on a slow machine and every one is too long on a fast one.
 # The newest parser is the one with the highest pid, found by reading
 # each /proc/PID/comm with the shell's own read: a pgrep costs a program
@@ -167,8 +169,8 @@ while [ $i -lt 100 ]; do
 		read -r comm 2>/dev/null <"$d/comm" || continue
 		[ "$comm" = ioam6_parser ] && [ "${d#/proc/}" -gt $pid ] && pid=${d#/proc/}
 	done
-	if [ $pid != 0 ] && read -r nr _ 2>/dev/null <"/proc/$pid/syscall" &&
-		[ "$nr" = 45 ]; then
+	if [ $pid != 0 ] && read -r w 2>/dev/null <"/proc/$pid/wchan" &&
+		[ "$w" = __skb_wait_for_more_packets ]; then
 		exit 0
 	fi
 	/bin/sleep 0.05

@@ -13,7 +13,7 @@ echo "# asked with 0, the timed ioctl returns the drive's last change (its regis
 wb_run /build/cdwatch timed "$CD" 0
 t0=$(last)
 
-echo "== 2. A disc goes in (the harness types 'change cd0 /build/disc-a.img raw' into QEMU's monitor)"
+echo "== 2. A disc goes in (the harness types 'change cd0 /build/out/disc-a.img raw' into QEMU's monitor)"
 disc disc-a.img
 wb_run wb_media insert disc-a.img
 echo "# two programs that use the old ioctl, one after the other:"

@@ -7,7 +7,7 @@ W=/tmp/tour-fs
 
 # disc NAME: a blank "disc" of 32 KiB in /build, where QEMU can open it.
 disc() {
-	dd if=/dev/zero of="/build/$1" bs=2048 count=16 2>/dev/null
+	dd if=/dev/zero of="/build/out/$1" bs=2048 count=16 2>/dev/null
 }
 
 # last: the drive's last media change, in ms, as the kernel records it.

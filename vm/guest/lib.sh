@@ -48,7 +48,7 @@ demo_expect() {
 }
 
 # wb_media insert NAME | wb_media eject: change the media of the VM's CD
-# drive (a lab with DEVICES := cdrom). NAME is a file of /build. The
+# drive (a lab with DEVICES := cdrom). NAME is a file of /build/out. The
 # harness's media service does it through QEMU's monitor and answers;
 # this waits for that answer (at most 10 s) and fails on a refusal.
 wb_media() {
