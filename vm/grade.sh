@@ -10,9 +10,20 @@
 # patches, configuration and the harness are the instructor's. A change
 # the submission made anywhere else is ignored and listed.
 #
+# A submission is data: only regular files of at most WB_FILE_LIMIT
+# bytes are taken; a link, a device or a FIFO where a student file should
+# be makes that (student, lab) invalid-submission, and the class goes on.
+# The report must be the course checker's: the same plan and results, by
+# number and name, as the course's solution gives (run once, kept).
+#
 # OUT (default _build/grade) receives grades.csv (student,lab,points,
-# max,status), STUDENT.xml (JUnit: one test case per result of the
-# checker) and STUDENT.txt (feedback for the student). SHARD=i/N grades
+# max,status,sha256: a digest of the files graded), a row as soon as it
+# is known, STUDENT.xml (JUnit: one test case per result of the
+# checker), STUDENT.txt (feedback for the student) and review.txt (for
+# the instructor: lines of the graded files that reach for the harness).
+# Student output in the feedback and JUnit is bounded and cleaned of
+# control bytes. A submission's staged files and run folders are removed
+# once it is graded, unless KEEP=1. SHARD=i/N grades
 # the i-th of N slices of the class (students i, i+N, ...), for N
 # runners. JOBS runs that many VMs side by side; the kernel tree is
 # shared (one build per course) and builds take turns on its lock, each
@@ -20,70 +31,147 @@
 # file reaches another's build.
 #
 # Statuses: pass, fail (including no verdict), build-error, timeout,
-# oops, and ignored-changes when the submission also changed files of
+# oops, invalid-submission, and ignored-changes when the submission also changed files of
 # the lab, the kernel series or the harness (its points are still those
 # of the instructor's checker on its student files).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+# A student file larger than this is refused (bytes); feedback and each
+# JUnit case keep at most WB_FEEDBACK_LIMIT bytes of student output.
+WB_FILE_LIMIT=${WB_FILE_LIMIT:-1048576}
+WB_FEEDBACK_LIMIT=${WB_FEEDBACK_LIMIT:-65536}
+CSV_HEADER=student,lab,points,max,status,sha256
+
 # ---- one (student, lab) ------------------------------------------------
 
+# sub_file STUDENT PATH: how a path of a submission may be taken. Prints
+# "ok", "absent", or why it is refused: a submission is data, so only a
+# regular file of at most WB_FILE_LIMIT bytes is taken, reached through
+# real folders (the student's folder itself may be a link that the
+# instructor made). A link, a device, a FIFO or a folder is refused, so
+# that no student's file is another's or the host's, and nothing is read
+# that never ends.
+sub_file() {
+	local f d rest
+	f=$SUBMISSIONS/$1
+	rest=$2
+	while :; do
+		case $rest in
+		*/*) d=${rest%%/*} rest=${rest#*/} ;;
+		*) break ;;
+		esac
+		f=$f/$d
+		if [ -L "$f" ]; then
+			echo "$2 is reached through a link ($d)"
+			return
+		fi
+		[ -e "$f" ] || { echo absent; return; }
+		[ -d "$f" ] || { echo "$2 is reached through a file that is not a folder ($d)"; return; }
+	done
+	f=$f/$rest
+	if [ -L "$f" ]; then
+		echo "$2 is a link, not a file"
+	elif [ ! -e "$f" ]; then
+		echo absent
+	elif [ ! -f "$f" ]; then
+		echo "$2 is not a regular file"
+	elif [ "$(wc -c <"$f")" -gt "$WB_FILE_LIMIT" ]; then
+		echo "$2 is larger than $WB_FILE_LIMIT bytes"
+	else
+		echo ok
+	fi
+}
+
+# clean: student bytes made fit for a terminal and an XML file: tabs,
+# newlines and printable text only (control bytes, and bytes that are not
+# UTF-8, go), the grader's own paths replaced by short names, and at most
+# WB_FEEDBACK_LIMIT bytes.
+clean() {
+	tr -d '\000-\010\013-\037\177' |
+		sed -e "s#$work#<work>#g" -e "s#$WB_CACHE#<cache>#g" -e "s#$WB_ROOT#<course>#g" \
+			-e "s#$SUBMISSIONS#<submissions>#g" |
+		head -c "$WB_FEEDBACK_LIMIT" | { iconv -c -f UTF-8 -t UTF-8 2>/dev/null || :; }
+}
+
 # grade_one STUDENT LAB: run the instructor's lab on the student's files;
-# writes $rows/STUDENT.LAB.{csv,xml,txt}.
+# writes $rows/STUDENT.LAB.{csv,xml,txt} and adds the row to grades.csv.
 grade_one() {
 	student=$1 lab=$2
 	sub=$SUBMISSIONS/$student
 	work=$WB_CACHE/grade/$student
 	stage=$work/labs
-	rm -rf "${stage:?}/$lab" "$work/run/$lab"
+	rm -rf "${stage:?}/$lab" "$work/run/$lab" "$work/work/$lab"
 	mkdir -p "$stage" "$work/run"
 	cp -r "$WB_ROOT/labs/$lab" "$stage/$lab"
 	# The lab folder as the instructor has it, student files aside.
-	missing=''
+	missing='' invalid='' taken=''
 	for path in $(WB_LABS=$WB_ROOT/labs wb_lab_own_files "$lab" | cut -d' ' -f1); do
 		rm -f "$stage/$lab/$path"
-		if [ -f "$sub/labs/$lab/$path" ]; then
+		why=$(sub_file "$student" "labs/$lab/$path")
+		case $why in
+		ok)
 			mkdir -p "$(dirname "$stage/$lab/$path")"
 			cp "$sub/labs/$lab/$path" "$stage/$lab/$path"
-		else
-			missing="$missing labs/$lab/$path"
-		fi
+			taken="$taken $path"
+			;;
+		absent) missing="$missing labs/$lab/$path" ;;
+		*) invalid="$invalid$why; " ;;
+		esac
 	done
 	ignored=$(grep -E "^(labs/$lab/|solutions/$lab/|kernel/|vm/|tests/|Makefile$)" \
 		"$work/changes" || :)
+	# A digest of what was graded: the taken files, path and content.
+	digest=$(cd "$stage/$lab" && for p in $taken; do
+		printf '%s %s\n' "$p" "$(sha256sum <"$p" | cut -d' ' -f1)"
+	done | sha256sum | cut -c1-16)
 
 	t0=$(date +%s)
 	rc=0
-	WB_LABS=$stage WB_LABWORK=$work/work WB_RUN_DIR=$work/run/$lab WB_QUIET=1 \
-		VARIANT=student "$WB_ROOT/vm/lab.sh" "$lab" run \
-		>"$work/$lab.log" 2>&1 </dev/null || rc=$?
+	if [ -n "$invalid" ]; then
+		rc=invalid
+		echo "invalid submission: $invalid" >"$work/$lab.log"
+	else
+		WB_LABS=$stage WB_LABWORK=$work/work WB_RUN_DIR=$work/run/$lab WB_QUIET=1 \
+			VARIANT=student "$WB_ROOT/vm/lab.sh" "$lab" run \
+			>"$work/$lab.log" 2>&1 </dev/null || rc=$?
+	fi
 	echo $(($(date +%s) - t0)) >"$rows/$student.$lab.time"
 	ktap=$work/run/$lab/ktap
+	mkdir -p "$work/run/$lab"
 	[ -f "$ktap" ] || : >"$ktap"
-	case $rc in
-	0) status=pass ;;
-	1 | 5) status=fail ;;
-	3) status=oops ;;
-	4) status=timeout ;;
-	6) status=build-error ;;
-	*) status=fail ;;
-	esac
+	cp "$ktap" "$ktap.course"
+	status=$(wb_status_name "$rc")
 	max=$(cat "$rows/$lab.max")
 	points=0
-	if [ ! -f "$work/run/$lab/ktap.broken" ] && [ "$rc" -le 1 ] &&
-		score=$(WB_LABS=$WB_ROOT/labs wb_points "$lab" "$ktap" 2>/dev/null); then
-		points=${score% *}
-	fi
+	foreign=
+	case $rc in
+	0 | 1)
+		# The report must be the course checker's: its plan, and each
+		# result's number and name as the solution gave them. A result
+		# that is not earns nothing, a plan that is not fails it all.
+		foreign=$(ktap_course "$ktap" "$rows/$lab.names" 2>&1 >"$ktap.course") || :
+		[ -z "$foreign" ] || status=fail
+		if [ ! -f "$work/run/$lab/ktap.broken" ] &&
+			score=$(WB_LABS=$WB_ROOT/labs wb_points "$lab" "$ktap.course" 2>/dev/null); then
+			points=${score% *}
+		fi
+		;;
+	esac
 	run_status=$status
-	[ -z "$ignored" ] || status="ignored-changes"
-	printf '%s,%s,%s,%s,%s\n' "$student" "$lab" "$points" "$max" "$status" \
+	[ -z "$ignored" ] || [ "$status" = invalid-submission ] || status="ignored-changes"
+	printf '%s,%s,%s,%s,%s,%s\n' "$student" "$lab" "$points" "$max" "$status" "$digest" \
 		>"$rows/$student.$lab.csv"
 
-	# Feedback: what a student can act on.
+	# Feedback: what a student can act on, bounded and cleaned.
 	{
 		echo "== lab $lab: $run_status, $points of $max points"
 		[ -z "$missing" ] || echo "   not in your submission (the skeleton was used):$missing"
 		case $run_status in
+		invalid-submission)
+			echo "   your submission was not graded: $invalid"
+			echo "   hand in regular files (no links, devices or FIFOs) of at most $WB_FILE_LIMIT bytes"
+			;;
 		build-error)
 			echo "   your files did not build; the compiler said:"
 			grep -v '^==>' "$work/$lab.log" | head -n 30 | sed 's/^/   | /'
@@ -93,25 +181,57 @@ grade_one() {
 			grep -v '^==>' "$work/$lab.log" | tail -n 25 | sed 's/^/   | /'
 			;;
 		*)
-			if [ "$rc" = 5 ] || [ -f "$work/run/$lab/ktap.broken" ]; then
+			if [ -n "$foreign" ]; then
+				echo "   results that are not the course checker's earn nothing (counted as failed):"
+				printf '%s\n' "$foreign" | head -n 10 | sed 's/^/   | /'
+			elif [ "$rc" = 5 ] || [ -f "$work/run/$lab/ktap.broken" ]; then
 				echo "   the checker gave no whole verdict:"
 				grep -E '^error:' "$work/$lab.log" | sed 's/^/   | /'
 			fi
 			awk '/^not ok/ { p = 1; print "   " $0; next }
 				/^# Totals:/ { next }
-				/^#/ && p { print "   " $0; next } { p = 0 }' "$ktap"
+				/^#/ && p { print "   " $0; next } { p = 0 }' "$ktap.course" | head -n 200
 			;;
 		esac
 		if [ -n "$ignored" ]; then
 			echo "   ignored: your submission changed these files, which grading takes from the course instead:"
-			printf '%s\n' "$ignored" | sed 's/^/     /'
+			printf '%s\n' "$ignored" | head -n 50 | sed 's/^/     /'
 		fi
 		echo
-	} >"$rows/$student.$lab.txt"
+	} | clean >"$rows/$student.$lab.txt"
 
 	# JUnit: one test case per result; a run without a report is one
 	# failed case that says why.
-	junit_lab "$lab" "$run_status" "$ktap" "$work/$lab.log" >"$rows/$student.$lab.xml"
+	clean <"$work/$lab.log" >"$work/$lab.log.clean"
+	clean <"$ktap.course" | junit_lab "$lab" "$run_status" - "$work/$lab.log.clean" \
+		>"$rows/$student.$lab.xml"
+	review "$student" "$lab" "$taken"
+
+	# The row is in grades.csv as soon as it is known: a grader that
+	# stops keeps the rows done so far.
+	(
+		flock 8
+		cat "$rows/$student.$lab.csv" >>"$OUT/grades.csv"
+	) 8>"$rows/.csv.lock"
+	# Nothing of one submission stays for the next, unless asked.
+	[ "${KEEP:-0}" = 1 ] || rm -rf "${stage:?}/$lab" "$work/run/$lab" "$work/work/$lab" \
+		"$work/$lab.log.clean"
+}
+
+# review STUDENT LAB FILES: tripwires for the instructor's report: lines
+# of the taken files that reach for the harness or outside the submission
+# (the guest's PID 1, the guest library, the checker, harness paths from
+# kernel code, includes of other folders, raw file inclusion). A line
+# here is no verdict: some are honest; each deserves a look.
+review() {
+	local p
+	for p in $3; do
+		grep -nE -e '/proc/(1|self/fd|[0-9]+)/|/proc/\$|/wb/|/lab/(check|run)\.sh|\.incbin|incbin' \
+			-e 'filp_open|kernel_read_file|call_usermodehelper|pidfd_getfd|process_vm_writev|PTRACE_' \
+			-e '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](/|[^>"]*\.\./)' \
+			"$stage/$lab/$p" 2>/dev/null | head -n 20 | clean |
+			sed "s#^#$1,$2,$p:#"
+	done >"$rows/$student.$lab.review"
 }
 
 # junit_lab LAB STATUS KTAP LOG: the lab's <testsuite>.
@@ -159,23 +279,87 @@ junit_lab() {
 		}' "$3"
 }
 
-# lab_max LAB: the points a lab is worth: the sum of its POINTS, or one
-# per result of the solution's report (run once per course, kept).
-lab_max() {
+# lab_reference LAB: what the course's checker reports on the lab's
+# solution, run once per version of the course and kept: ROWS/LAB.names
+# (its plan and the number and name of each result, which every graded
+# report must match) and ROWS/LAB.max (the points the lab is worth: the
+# sum of its POINTS, or one per result).
+lab_reference() {
+	local key ref pts
+	key=$(cd "$WB_ROOT" && find "labs/$1" "solutions/$1" kernel -type f -print0 2>/dev/null |
+		LC_ALL=C sort -z | xargs -0 cat | sha256sum | cut -c1-16)
+	ref=$WB_CACHE/grade/.reference/$1.$key
+	if [ ! -f "$ref/names" ]; then
+		rm -rf "$ref"
+		mkdir -p "$ref"
+		WB_LABS=$WB_ROOT/labs WB_RUN_DIR=$ref/run WB_QUIET=1 VARIANT=solution \
+			"$WB_ROOT/vm/lab.sh" "$1" run >"$ref/log" 2>&1 </dev/null ||
+			wb_die "lab $1: the course's solution does not pass its checker (log: $ref/log); grading would compare students with a broken reference"
+		ktap_names "$ref/run/ktap" >"$ref/names"
+		rm -rf "$ref/run/vmlinux" "$ref/run/modules"
+	fi
+	cp "$ref/names" "$rows/$1.names"
 	pts=$(WB_LABS=$WB_ROOT/labs wb_manifest "$1" POINTS)
 	if [ -n "$pts" ]; then
 		# shellcheck disable=SC2086
 		printf '%s\n' $pts | awk '{ s += $1 } END { print s }'
-		return
-	fi
-	ref=$WB_CACHE/grade/.reference/$1
-	if [ ! -f "$ref.max" ]; then
-		mkdir -p "$ref"
-		WB_LABS=$WB_ROOT/labs WB_RUN_DIR=$ref/run WB_QUIET=1 VARIANT=solution \
-			"$WB_ROOT/vm/lab.sh" "$1" run >"$ref/log" 2>&1 </dev/null || :
-		grep -cE '^(not )?ok [0-9]+' "$ref/run/ktap" >"$ref.max" 2>/dev/null || echo 0 >"$ref.max"
-	fi
-	cat "$ref.max"
+	else
+		grep -c '^[0-9]' "$ref/names"
+	fi >"$rows/$1.max"
+}
+
+# ktap_names KTAP: the plan, then "N name" for each result of a report
+# (a SKIP directive and the diagnostics left out).
+ktap_names() {
+	sed -n -e 's/^\(1\.\.[0-9]*\)$/\1/p' \
+		-e 's/^\(not \)\{0,1\}ok \([0-9][0-9]*\)\( - \)\{0,1\} *\(.*\)$/\2 \4/p' "$1" |
+		sed 's/ # SKIP.*$//'
+}
+
+# ktap_course KTAP NAMES: the report as the course grades it: each
+# result whose number and name are not those of the course checker
+# (NAMES, from ktap_names) becomes a failure, and says so on stderr. A
+# plan that is not the course's fails every result ("plan ..." on
+# stderr). The report goes to stdout.
+ktap_course() {
+	awk -v ref="$2" '
+		BEGIN {
+			while ((getline l < ref) > 0) {
+				if (l ~ /^1\.\./) { rplan = l; continue }
+				n = l; sub(/ .*/, "", n)
+				nm = substr(l, length(n) + 2)
+				want[n] = nm
+			}
+		}
+		/^1\.\.[0-9]+$/ && !seen {
+			seen = 1
+			if ($0 != rplan) { print "plan " $0 ", the course checker plans " substr(rplan, 4) > "/dev/stderr"; bad = 1 }
+		}
+		/^(not )?ok [0-9]+/ {
+			num = ($1 == "not") ? $3 : $2
+			nm = $0
+			sub(/^(not )?ok [0-9]+( - )? */, "", nm)
+			sub(/ # SKIP.*$/, "", nm)
+			if (bad || !(num in want) || want[num] != nm) {
+				if (!bad)
+					print "result " num " \"" nm "\" is not the course checker'"'"'s" > "/dev/stderr"
+				if ($1 == "ok")
+					$0 = "not " $0
+			}
+		}
+		{ print }' "$1"
+}
+
+# wb_status_name RC: the grade's status for vm/lab.sh's exit status.
+wb_status_name() {
+	case $1 in
+	0) echo pass ;;
+	3) echo oops ;;
+	4) echo timeout ;;
+	6) echo build-error ;;
+	invalid) echo invalid-submission ;;
+	*) echo fail ;;
+	esac
 }
 
 if [ "${1:-}" = --one ]; then
@@ -207,10 +391,14 @@ for lab in $labs; do
 		wb_die "$lab is a tour of its chapter, with nothing for a student to hand in: it is not graded"
 done
 wb_need_cache
-export SUBMISSIONS OUT WB_ROOT
+wb_not_exported "$SUBMISSIONS" SUBMISSIONS
+export SUBMISSIONS OUT WB_ROOT WB_FILE_LIMIT WB_FEEDBACK_LIMIT
 rows=$OUT/.rows
 rm -rf "$rows"
 mkdir -p "$rows"
+# What earlier runs staged goes: one class's files never meet another's.
+find "$WB_CACHE/grade" -mindepth 1 -maxdepth 1 ! -name '.*' -exec rm -rf {} + 2>/dev/null || :
+echo "$CSV_HEADER" >"$OUT/grades.csv"
 
 students=$(cd "$SUBMISSIONS" && for d in */; do [ -d "$d" ] && echo "${d%/}"; done |
 	LC_ALL=C sort | awk -v i="$i" -v n="$n" '(NR - 1) % n == i - 1')
@@ -236,10 +424,16 @@ for s in $students; do
 	mkdir -p "$WB_CACHE/grade/$s"
 	(
 		cd "$SUBMISSIONS/$s"
+		# A link or anything but a regular file counts as changed, and
+		# is never followed.
 		printf '%s\n' "$tracked" | while read -r f; do
-			[ -f "$f" ] && ! cmp -s "$f" "$WB_ROOT/$f" && echo "$f"
+			if [ -L "$f" ] || { [ -e "$f" ] && [ ! -f "$f" ]; }; then
+				echo "$f"
+			elif [ -f "$f" ] && ! cmp -s "$f" "$WB_ROOT/$f"; then
+				echo "$f"
+			fi
 		done
-		find . -type f ! -path './.git/*' ! -path './_build/*' | sed 's#^\./##' |
+		find . ! -type d ! -path './.git/*' ! -path './_build/*' | sed 's#^\./##' |
 			grep -vxF -e "$tracked" -e "$own" || :
 	) | LC_ALL=C sort -u >"$WB_CACHE/grade/$s/changes"
 done
@@ -254,7 +448,11 @@ for lab in $labs; do
 		wb_die "lab $lab: its skeleton cannot be made"
 	for s in $students; do
 		key=$(for p in $tree; do
-			cat "$SUBMISSIONS/$s/labs/$lab/$p" 2>/dev/null || cat "$skel/$p"
+			case $(sub_file "$s" "labs/$lab/$p") in
+			ok) cat "$SUBMISSIONS/$s/labs/$lab/$p" ;;
+			absent) cat "$skel/$p" ;;
+			*) echo invalid ;;
+			esac
 		done | sha256sum | cut -c1-16)
 		echo "$lab $key $s"
 	done | LC_ALL=C sort
@@ -263,7 +461,7 @@ done | awk '{ print $3, $1 }' >"$rows/pairs"
 # What each lab is worth, known before the jobs start (a lab without
 # POINTS runs its solution once for it).
 for lab in $labs; do
-	lab_max "$lab" >"$rows/$lab.max"
+	lab_reference "$lab"
 done
 
 start=$(date +%s)
@@ -272,14 +470,21 @@ xargs -P "$JOBS" -n 2 sh "$WB_ROOT/vm/grade.sh" --one <"$rows/pairs" ||
 
 # ---- the reports -------------------------------------------------------
 
-echo 'student,lab,points,max,status' >"$OUT/grades.csv"
+# The rows in order, with a failed row for a job that stopped.
 while read -r s lab; do
 	if [ -f "$rows/$s.$lab.csv" ]; then
 		cat "$rows/$s.$lab.csv"
 	else
-		echo "$s,$lab,0,$(cat "$rows/$lab.max"),fail"
+		echo "$s,$lab,0,$(cat "$rows/$lab.max"),fail,"
 	fi
-done <"$rows/pairs" | LC_ALL=C sort >>"$OUT/grades.csv"
+done <"$rows/pairs" | LC_ALL=C sort >"$rows/grades.csv"
+{ echo "$CSV_HEADER"; cat "$rows/grades.csv"; } >"$OUT/grades.csv"
+# The instructor's tripwires: lines of the graded files to look at.
+{
+	echo "# Lines of the graded files that reach for the harness, the checker or"
+	echo "# files outside the submission (student,lab,file:line:text). Not a verdict."
+	cat "$rows"/*.review 2>/dev/null || :
+} >"$OUT/review.txt"
 for s in $students; do
 	{
 		echo '<?xml version="1.0" encoding="UTF-8"?>'
@@ -299,5 +504,5 @@ for s in $students; do
 			"$OUT/grades.csv"
 	} >"$OUT/$s.txt"
 done
-wb_say "graded in $(($(date +%s) - start)) s: $OUT/grades.csv, one .xml (JUnit) and one .txt (feedback) per student"
+wb_say "graded in $(($(date +%s) - start)) s: $OUT/grades.csv, one .xml (JUnit) and one .txt (feedback) per student, review.txt for the instructor ($(grep -vc '^#' "$OUT/review.txt") line(s) to look at)"
 column -s, -t "$OUT/grades.csv" 2>/dev/null >&2 || cat "$OUT/grades.csv" >&2

@@ -43,8 +43,8 @@ lab() {
 	setpriv --bounding-set -sys_ptrace "$@" 9>&-
 }
 
-# Nothing the guided steps started may outlive them: a program left
-# running would share the checker's boot. Every process but PID 1 and
+# Nothing the guided steps of a lab started may outlive them: a program
+# left running would share the checker's boot. Every process but PID 1 and
 # this shell is killed, and the kill repeated until no other process has
 # a program (kernel threads have none, nor have the dead), for at most
 # 5 s. The loop forks nothing but sleep, after the kill.
@@ -76,7 +76,8 @@ run)
 		# by some checkers).
 		lab unshare -m --propagation unchanged sh /lab/run.sh
 		rc=$?
-		end_steps
+		# A tour (never graded) keeps what its steps started.
+		[ "$(wb_param wb.tour)" = 1 ] || end_steps
 		echo "WB-STEPS-END $rc"
 		verdict "steps-end $rc"
 	fi
@@ -84,8 +85,10 @@ run)
 	verdict check-begin
 	# The checker's status goes to the channel from this subshell, not
 	# through the pipe that the checker's programs can write to.
+	# The checker runs in a mount namespace of its own too: what the
+	# programs it runs mount is theirs, never this shell's or PID 1's.
 	{
-		lab sh /lab/check.sh
+		lab unshare -m --propagation unchanged sh /lab/check.sh
 		verdict "check-status $?"
 	} | relay
 	echo "WB-CHECK-END"
