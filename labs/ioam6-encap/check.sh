@@ -169,8 +169,10 @@ while [ $i -lt 100 ]; do
 		read -r comm 2>/dev/null <"$d/comm" || continue
 		[ "$comm" = ioam6_parser ] && [ "${d#/proc/}" -gt $pid ] && pid=${d#/proc/}
 	done
-	if [ $pid != 0 ] && read -r w 2>/dev/null <"/proc/$pid/wchan" &&
-		[ "$w" = __skb_wait_for_more_packets ]; then
+	# wchan ends without a newline: read says so, and still sets w.
+	w=
+	[ $pid = 0 ] || read -r w 2>/dev/null <"/proc/$pid/wchan" || :
+	if [ "$w" = __skb_wait_for_more_packets ]; then
 		exit 0
 	fi
 	/bin/sleep 0.05
