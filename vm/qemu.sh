@@ -416,6 +416,14 @@ wb_boot_watchdog() {
 	while :; do
 		sleep 0.2
 		n=$((n + 1))
+		# QEMU gone (however it ended), or never started: nothing left
+		# to watch.
+		pid=
+		read -r pid 2>/dev/null <"$rundir/qemu.pid" || :
+		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+			return 0
+		fi
+		[ -n "$pid" ] || [ $n -lt $((${WB_BOOT_LIMIT:-60} * 5)) ] || return 0
 		if [ -z "$ready" ]; then
 			if grep -q WB-READY "$rundir/console.log" 2>/dev/null; then
 				ready=1
