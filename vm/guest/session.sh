@@ -74,10 +74,18 @@ run)
 		# own, say) is not what the checker sees. Only /run/netns is
 		# shared (named network namespaces, made by the steps, used
 		# by some checkers).
-		lab unshare -m --propagation unchanged sh /lab/run.sh
-		rc=$?
-		# A tour (never graded) keeps what its steps started.
-		[ "$(wb_param wb.tour)" = 1 ] || end_steps
+		# A tour is never graded: its steps run as they always did,
+		# beside the checker, and what they start stays for it (the
+		# AMT tunnel of tour-net carries no data when its steps run
+		# in a mount namespace of their own: not understood yet).
+		if [ "$(wb_param wb.tour)" = 1 ]; then
+			lab sh /lab/run.sh
+			rc=$?
+		else
+			lab unshare -m --propagation unchanged sh /lab/run.sh
+			rc=$?
+			end_steps
+		fi
 		echo "WB-STEPS-END $rc"
 		verdict "steps-end $rc"
 	fi
