@@ -26,7 +26,7 @@ ldir=$(wb_lab_dir "$lab")
 first=solution who="the solution"
 second=skeleton what="the skeleton, generated from the solution"
 if [ "$own" = 1 ]; then
-	first=student who="your files (labs/$lab)" second=''
+	first=student who="your work in labs/$lab" second=''
 elif wb_lab_is_tour "$lab"; then
 	second=negative what="the negative run, every expectation replaced by a wrong one"
 elif wb_lab_shipped "$lab"; then
