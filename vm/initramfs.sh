@@ -29,18 +29,19 @@ ldd "$busybox" 2>&1 | grep -q 'not a dynamic' || wb_die "$busybox is missing or 
 # The files of /etc a lab's programs read, copied as they are: the
 # dynamic linker's cache, Debian's alternatives (links: awk is mawk), the
 # network databases, iproute2's tables, the shells' start files. Nothing
-# else of the host's /etc reaches the guest; passwd, group, hosts and
-# hostname are written below.
+# else of the host's /etc reaches the guest; passwd and group (the system
+# accounts only), hosts and hostname are written below.
 ETC_ALLOW="alternatives ld.so.cache ld.so.conf ld.so.conf.d nsswitch.conf
 host.conf gai.conf protocols services ethertypes rpc iproute2 bash.bashrc
 inputrc profile terminfo localtime debian_version os-release mke2fs.conf
 libaudit.conf"
 
 # What the guest root depends on: this script, the guest's scripts, the
-# KTAP emitter, busybox, the allowed /etc files and the list of /usr/lib.
+# KTAP emitter, busybox, the accounts, the allowed /etc files and the
+# list of /usr/lib.
 key=$(
 	cat "$0" "$WB_ROOT/vm/guest/init" "$WB_ROOT/vm/guest/lib.sh" \
-		"$WB_ROOT/vm/guest/session.sh" "$WB_ROOT/vm/ktap.sh" "$busybox"
+		"$WB_ROOT/vm/guest/session.sh" "$WB_ROOT/vm/ktap.sh" "$busybox" /etc/passwd /etc/group
 	ls -la /usr/lib /usr
 	cd /etc && for e in $ETC_ALLOW; do
 		[ -e "$e" ] || [ -L "$e" ] || continue
@@ -99,9 +100,10 @@ done
 		cp -a --parents "$e" "$g/etc/"
 	done
 )
-printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' \
-	>"$g/etc/passwd"
-printf 'root:x:0:\nnogroup:x:65534:\n' >"$g/etc/group"
+# Debian's system accounts (tcpdump drops its privileges to its own),
+# without their members: no person's account reaches the guest.
+awk -F: -v OFS=: '$3 < 1000 || $3 == 65534 { $2 = "x"; print }' /etc/passwd >"$g/etc/passwd"
+awk -F: -v OFS=: '$3 < 1000 || $3 == 65534 { $2 = "x"; $4 = ""; print }' /etc/group >"$g/etc/group"
 printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tworkbook\n' \
 	>"$g/etc/hosts"
 echo workbook >"$g/etc/hostname"
