@@ -75,9 +75,7 @@ run)
 		# shared (named network namespaces, made by the steps, used
 		# by some checkers).
 		# A tour is never graded: its steps run as they always did,
-		# beside the checker, and what they start stays for it (the
-		# AMT tunnel of tour-net carries no data when its steps run
-		# in a mount namespace of their own: not understood yet).
+		# beside the checker, and what they start stays for it.
 		if [ "$(wb_param wb.tour)" = 1 ]; then
 			lab sh /lab/run.sh
 			rc=$?
