@@ -47,8 +47,8 @@ ima_file() {
 
 # measured NAME: how many entries of the measurement list name the file.
 # IMA writes the path from the root of the mount tree, not from the
-# process's root: the guest's shell runs chrooted in /newroot, so the
-# list has /newroot/tmp/... for the file this shell knows as /tmp/...
+# process's root; the guest switched to its root for good (switch_root),
+# so the list names a file as this shell does, /tmp/...
 measured() {
 	grep -c "$W/ima/$1\$" "$MEASURED"
 }
