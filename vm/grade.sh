@@ -420,21 +420,31 @@ own=$(for lab in $(WB_LABS=$WB_ROOT/labs wb_lab_names); do
 done)
 tracked=$(cd "$WB_ROOT" && git ls-files 2>/dev/null) ||
 	tracked=$(cd "$WB_ROOT" && find . -type f ! -path './.git/*' ! -path './_build/*' | sed 's#^\./##')
+# A submission may be a clone of the student repository (make
+# student-repo): its own files (the students' README, the series in its
+# student form, skeletons/) are no change either.
+srepo=$WB_CACHE/grade/.student-repo
+rm -rf "$srepo"
+shipped=
+if [ -d "$WB_SOLUTIONS" ] && "$WB_ROOT/vm/studentrepo.sh" "$srepo" >/dev/null 2>&1; then
+	shipped=$(cd "$srepo" && git ls-files)
+fi
 for s in $students; do
 	mkdir -p "$WB_CACHE/grade/$s"
 	(
 		cd "$SUBMISSIONS/$s"
 		# A link or anything but a regular file counts as changed, and
 		# is never followed.
-		printf '%s\n' "$tracked" | while read -r f; do
+		printf '%s\n' "$tracked" "$shipped" | sort -u | while read -r f; do
+			[ -n "$f" ] || continue
 			if [ -L "$f" ] || { [ -e "$f" ] && [ ! -f "$f" ]; }; then
 				echo "$f"
-			elif [ -f "$f" ] && ! cmp -s "$f" "$WB_ROOT/$f"; then
+			elif [ -f "$f" ] && ! cmp -s "$f" "$WB_ROOT/$f" && ! cmp -s "$f" "$srepo/$f"; then
 				echo "$f"
 			fi
 		done
 		find . ! -type d ! -path './.git/*' ! -path './_build/*' | sed 's#^\./##' |
-			grep -vxF -e "$tracked" -e "$own" || :
+			grep -vxF -e "$tracked" -e "$own" ${shipped:+-e "$shipped"} || :
 	) | LC_ALL=C sort -u >"$WB_CACHE/grade/$s/changes"
 done
 
