@@ -433,11 +433,15 @@ for s in $students; do
 	mkdir -p "$WB_CACHE/grade/$s"
 	(
 		cd "$SUBMISSIONS/$s"
-		# A link or anything but a regular file counts as changed, and
-		# is never followed.
+		# A link (but one the course has, to the same place) or
+		# anything else but a regular file counts as changed, and is
+		# never followed.
 		printf '%s\n' "$tracked" "$shipped" | sort -u | while read -r f; do
 			[ -n "$f" ] || continue
-			if [ -L "$f" ] || { [ -e "$f" ] && [ ! -f "$f" ]; }; then
+			if [ -L "$f" ]; then
+				[ -L "$WB_ROOT/$f" ] && [ "$(readlink "$f")" = "$(readlink "$WB_ROOT/$f")" ] ||
+					echo "$f"
+			elif [ -e "$f" ] && [ ! -f "$f" ]; then
 				echo "$f"
 			elif [ -f "$f" ] && ! cmp -s "$f" "$WB_ROOT/$f" && ! cmp -s "$f" "$srepo/$f"; then
 				echo "$f"
