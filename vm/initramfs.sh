@@ -2,8 +2,9 @@
 # What the guest boots from, both in the cache and both rebuilt only when
 # one of their inputs changed:
 #
-#   initramfs.cpio.gz  Debian's static busybox and vm/guest/init, which
-#                      mounts the guest's root and hands over to it
+#   initramfs.cpio.gz  Debian's static busybox, vm/guest/init, which
+#                      mounts the guest's root and hands over to it, and
+#                      the guest library it reads the command line with
 #   guestroot/         the guest's root folder, exported read-only: links
 #                      to /usr (bin, sbin, lib64...), an /etc made from an
 #                      allow-list below, the guest library in /wb
@@ -61,12 +62,13 @@ trap 'rm -rf "$tmp"' EXIT
 
 # ---- the initramfs -----------------------------------------------------
 i=$tmp/initramfs
-mkdir -p "$i/bin" "$i/proc" "$i/sys" "$i/dev" "$i/newroot" "$i/wbv"
+mkdir -p "$i/bin" "$i/proc" "$i/sys" "$i/dev" "$i/newroot" "$i/wbv" "$i/wb"
 cp "$busybox" "$i/bin/busybox"
 for applet in $("$busybox" --list); do
 	[ "$applet" = busybox ] || ln -s busybox "$i/bin/$applet"
 done
 cp "$WB_ROOT/vm/guest/init" "$i/init"
+cp "$WB_ROOT/vm/guest/lib.sh" "$WB_ROOT/vm/ktap.sh" "$i/wb/"
 chmod 755 "$i/init"
 (cd "$i" && find . | cpio -o -H newc --quiet | gzip -1) >"$tmp/initramfs.cpio.gz"
 

@@ -226,13 +226,21 @@ wb_media_service() {
 			echo "$n $answer" >"$build/out/media.done.tmp"
 			mv "$build/out/media.done.tmp" "$build/out/media.done"
 		fi
-		qpid=$(cat "$rundir/qemu.pid" 2>/dev/null) || qpid=
-		if [ -n "$qpid" ] && ! kill -0 "$qpid" 2>/dev/null; then
+		if wb_qemu_ended "$rundir"; then
 			kill "$mcat" 2>/dev/null || :
 			exit 0
 		fi
 		sleep 0.2
 	done
+}
+
+# wb_qemu_ended RUNDIR: true once the QEMU that wrote RUNDIR/qemu.pid is
+# gone; the services beside a VM end with it.
+wb_qemu_ended() {
+	local pid
+	pid=
+	read -r pid 2>/dev/null <"$1/qemu.pid" || :
+	[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null
 }
 
 # The media service runs beside a VM that has a CD drive.
@@ -418,12 +426,8 @@ wb_boot_watchdog() {
 		n=$((n + 1))
 		# QEMU gone (however it ended), or never started: nothing left
 		# to watch.
-		pid=
-		read -r pid 2>/dev/null <"$rundir/qemu.pid" || :
-		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
-			return 0
-		fi
-		[ -n "$pid" ] || [ $n -lt $((${WB_BOOT_LIMIT:-60} * 5)) ] || return 0
+		! wb_qemu_ended "$rundir" || return 0
+		[ -f "$rundir/qemu.pid" ] || [ $n -lt $((${WB_BOOT_LIMIT:-60} * 5)) ] || return 0
 		if [ -z "$ready" ]; then
 			if grep -q WB-READY "$rundir/console.log" 2>/dev/null; then
 				ready=1

@@ -76,14 +76,13 @@ run)
 		# by some checkers).
 		# A tour is never graded: its steps run as they always did,
 		# beside the checker, and what they start stays for it.
-		if [ "$(wb_param wb.tour)" = 1 ]; then
-			lab sh /lab/run.sh
-			rc=$?
-		else
-			lab unshare -m --propagation unchanged sh /lab/run.sh
-			rc=$?
-			end_steps
-		fi
+		tour=$(wb_param wb.tour)
+		ns="unshare -m --propagation unchanged"
+		[ "$tour" != 1 ] || ns=
+		# shellcheck disable=SC2086
+		lab $ns sh /lab/run.sh
+		rc=$?
+		[ "$tour" = 1 ] || end_steps
 		echo "WB-STEPS-END $rc"
 		verdict "steps-end $rc"
 	fi
