@@ -37,3 +37,7 @@ html_title = project
 html_copy_source = False
 highlight_language = "none"
 graphviz_output_format = "svg"
+
+# The book's own style sheet (tables that wrap, code that wraps).
+html_static_path = ["docs/_static"]
+html_css_files = ["workbook.css"]

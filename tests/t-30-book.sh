@@ -2,7 +2,9 @@
 # The book: both editions build with -W, the student edition holds no
 # solution text (neither the worked solutions' prose nor a line or a
 # 24-character window of the solutions' code), the ABI entries
-# validate, and a real browser finds no broken internal link or image.
+# validate, and in a real browser every page of both editions renders,
+# keeps its tables and code blocks within their column, and has no
+# broken internal link or image.
 set -u
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
@@ -82,11 +84,19 @@ if ! command -v chromium >/dev/null; then
 	t_done
 	exit
 fi
+# Each page gets tests/book-layout.js at its end (in this test's copy of
+# the book only): once laid out, the page writes into itself how many
+# tables and code blocks it has and which of them are wider than their
+# column, and Chromium's dump of the DOM carries that back.
+cp "$WB_ROOT/tests/book-layout.js" "$tmp/wb-layout.js"
+for edition in $editions; do
+	find "$tmp/$edition" -name '*.html' -exec sed -i 's|</body>|<script src="/wb-layout.js"></script></body>|' {} +
+done
 port=$(awk 'BEGIN { srand(); print 20000 + int(rand() * 20000) }')
-(cd "$tmp/student" && exec python3 -m http.server --bind 127.0.0.1 "$port") >"$tmp/http.log" 2>&1 &
+(cd "$tmp" && exec python3 -m http.server --bind 127.0.0.1 "$port") >"$tmp/http.log" 2>&1 &
 server=$!
 n=0
-until curl -sf "http://127.0.0.1:$port/index.html" >/dev/null || [ $n -ge 50 ]; do
+until curl -sf "http://127.0.0.1:$port/student/index.html" >/dev/null || [ $n -ge 50 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
@@ -97,33 +107,81 @@ chrome() {
 		--user-data-dir="$tmp/chrome" "$@" 2>>"$tmp/chrome.log"
 }
 
+# Every page of each edition, as a reader at 1280 pixels sees it: it
+# renders, its tables and code blocks stay in their column, and every
+# internal link and image it has loads.
+for edition in $editions; do
+	pages=0 tables=0 blocks=0 wide=0 bad=0
+	: >"$tmp/wide"
+	: >"$tmp/refs"
+	for page in $(cd "$tmp/$edition" && find . -name '*.html' ! -name search.html | sed 's|^\./||' | sort); do
+		chrome --window-size=1280,1000 --virtual-time-budget=5000 \
+			--dump-dom "http://127.0.0.1:$port/$edition/$page" >"$tmp/dom.html"
+		pages=$((pages + 1))
+		if ! grep -q '</html>' "$tmp/dom.html" || ! grep -q 'Kernel workbook' "$tmp/dom.html"; then
+			bad=$((bad + 1))
+			echo "$page: not rendered" >>"$tmp/wide"
+			continue
+		fi
+		counts=$(sed -n 's/.*wb-layout: tables \([0-9]*\) blocks \([0-9]*\) overflowing \([0-9]*\).*/\1 \2 \3/p' "$tmp/dom.html")
+		if [ -z "$counts" ]; then
+			bad=$((bad + 1))
+			echo "$page: the layout script did not report" >>"$tmp/wide"
+			continue
+		fi
+		read -r nt nb nw <<-EOF
+			$counts
+		EOF
+		tables=$((tables + nt)) blocks=$((blocks + nb)) wide=$((wide + nw))
+		sed -n "s|^wb-overflow: |$page: |p" "$tmp/dom.html" | sed 's/&gt;/>/g; s/&lt;/</g; s/&amp;/\&/g' >>"$tmp/wide"
+		dir=$(dirname "$page")
+		grep -oE '(href|src)="[^"#?]+' "$tmp/dom.html" | sed 's/^[a-z]*="//' |
+			grep -vE '^(https?:|mailto:|data:|//)' | while read -r ref; do
+			case $ref in
+			/*) echo "$ref" ;;
+			*) echo "/$edition/$dir/$ref" ;;
+			esac
+		done >>"$tmp/refs"
+	done
+	if [ "$bad" = 0 ] && [ "$pages" -gt 0 ]; then
+		t_ok "Chromium renders the $pages pages of the $edition edition"
+	else
+		t_fail "Chromium renders the $pages pages of the $edition edition" "$(grep -v 'px >' "$tmp/wide")" "$(tail -n 5 "$tmp/chrome.log")"
+	fi
+	if [ "$wide" = 0 ] && [ "$bad" = 0 ] && [ "$tables" -gt 0 ] && [ "$blocks" -gt 0 ]; then
+		t_ok "$edition edition: $tables tables and $blocks code blocks checked, overflowing their column: 0"
+	else
+		t_fail "$edition edition: no table or code block wider than its column" \
+			"$tables tables and $blocks code blocks checked, $wide overflowing:" "$(head -n 30 "$tmp/wide")"
+	fi
+	# Each link and image once, with its path made plain (a/./b, a/x/../b).
+	sort -u "$tmp/refs" | awk '{
+		n = split($0, p, "/"); k = 0
+		for (i = 1; i <= n; i++) {
+			if (p[i] == "" || p[i] == ".") continue
+			if (p[i] == "..") { if (k > 0) k--; continue }
+			q[++k] = p[i]
+		}
+		s = ""
+		for (i = 1; i <= k; i++) s = s "/" q[i]
+		print s
+	}' | sort -u >"$tmp/urls"
+	checked=$(wc -l <"$tmp/urls")
+	broken=$(while read -r u; do
+		curl -sf -o /dev/null "http://127.0.0.1:$port$u" || echo "$u"
+	done <"$tmp/urls")
+	if [ -z "$broken" ] && [ "$checked" -gt 0 ]; then
+		t_ok "$edition edition: its $checked internal links and images load"
+	else
+		t_fail "$edition edition: no broken internal link or image" "broken: $broken"
+	fi
+done
+
 mkdir -p "$WB_ROOT/_build/screenshots"
 for page in index.html chapters/05-networking/index.html; do
-	url=http://127.0.0.1:$port/$page
-	chrome --dump-dom "$url" >"$tmp/dom.html"
-	if grep -q '</html>' "$tmp/dom.html" && grep -q 'Kernel workbook' "$tmp/dom.html"; then
-		t_ok "Chromium renders $page"
-	else
-		t_fail "Chromium renders $page" "$(tail -n 5 "$tmp/chrome.log")"
-	fi
-	# Every internal link and image of the rendered page must load.
-	dir=$(dirname "$page")
-	broken=$(grep -oE '(href|src)="[^"#?]+' "$tmp/dom.html" | sed 's/^[a-z]*="//' |
-		grep -vE '^(https?:|mailto:|data:|//)' | sort -u | while read -r ref; do
-			case $ref in
-			/*) u=$ref ;;
-			*) u=/$dir/$ref ;;
-			esac
-			curl -sf -o /dev/null "http://127.0.0.1:$port$u" || echo "$ref"
-		done)
-	checked=$(grep -oE '(href|src)="[^"#?]+' "$tmp/dom.html" | grep -vcE '="(https?:|mailto:|data:|//)')
-	if [ -z "$broken" ] && [ "$checked" -gt 0 ]; then
-		t_ok "$page: its $checked internal links and images load"
-	else
-		t_fail "$page: no broken internal link or image" "broken: $broken"
-	fi
 	shot=$WB_ROOT/_build/screenshots/$(echo "$page" | tr '/' '-' | sed 's/\.html$//').png
-	chrome --screenshot="$shot" --window-size=1280,1000 --hide-scrollbars "$url" >/dev/null
+	chrome --screenshot="$shot" --window-size=1280,1000 --hide-scrollbars \
+		"http://127.0.0.1:$port/student/$page" >/dev/null
 	if [ -s "$shot" ]; then
 		t_ok "a screenshot of $page is saved ($shot)"
 	else
