@@ -17,6 +17,10 @@ if not ksrc:
 sys.path.insert(0, os.path.join(ksrc, "Documentation", "sphinx"))
 # kernel-include expands environment variables in its path.
 os.environ["WB_KSRC"] = ksrc
+# A kernel-doc warning (a comment that names a parameter the function no
+# longer has) makes kernel-doc fail, and so the build: -W alone would not
+# see it, kernel-doc only prints it.
+os.environ["KDOC_WERROR"] = "1"
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "docs", "_ext"))
 
 project = "Kernel workbook: the 5.16 merge window"
