@@ -173,6 +173,20 @@ cat >"$class/bomb/labs/$lab/taintmod.c" <<'EOF2'
 #include __FILE__
 #endif
 EOF2
+# kbomb: the include bomb in the lab's kernel file, which only the kernel
+# build's time limit stops (the tree's lock is free again after it).
+submit kbomb "$tmp/skel"
+cat >"$class/kbomb/labs/$lab/fs/proc/tainted.c" <<'EOF2'
+#if __INCLUDE_LEVEL__ < 40
+#include "tainted.c"
+#include "tainted.c"
+#endif
+EOF2
+# disk: a module whose object is larger than a build may write.
+submit disk "$tmp/skel"
+cat >>"$class/disk/labs/$lab/taintmod.c" <<'EOF2'
+static char wb_ballast[96 << 20] __used = { 1 };
+EOF2
 # filler: a program that writes without end to /build/out and the console.
 submit filler "$tmp/skel"
 cat >"$class/filler/labs/$lab/taintdecode.c" <<'EOF2'
@@ -209,29 +223,43 @@ rc=0
 t0=$(date +%s)
 # KEEP=1: the staged files stay where a hostile guest would look for
 # them, and the run folders for the checks of leftovers below.
-SUBMISSIONS=$class LABS=$lab OUT=$tmp/out JOBS=2 WB_BUILD_LIMIT=20 WB_OUT_LIMIT=8192 \
+SUBMISSIONS=$class LABS=$lab OUT=$tmp/out JOBS=2 WB_BUILD_LIMIT=20 WB_KBUILD_LIMIT=60 \
+	WB_JAIL_DISK=33554432 WB_OUT_LIMIT=8192 \
 	WB_CONSOLE_LIMIT=4194304 KEEP=1 "$WB_ROOT/vm/grade.sh" >"$tmp/grade.out" 2>&1 || rc=$?
 elapsed=$(($(date +%s) - t0))
 t_status "make grade grades the class and exits 0" 0 "$rc"
 row() { awk -F, -v s="$1" '$1 == s { print $3, $4, $5 }' "$tmp/out/grades.csv"; }
+# t_row DESCRIPTION EXPECTED STUDENT: the student's row is "points max
+# status"; when it is not, the student's feedback and the end of the
+# job's log (kept by KEEP=1) say why.
+t_row() {
+	local seen
+	seen=$(row "$3")
+	if [ "$2" = "$seen" ]; then
+		t_ok "$1"
+	else
+		t_fail "$1" "expected $2, seen $seen" "$(head -n 25 "$tmp/out/$3.txt" 2>/dev/null)" \
+			"$(tail -n 25 "$WB_CACHE/grade/$3/$lab.log" 2>/dev/null)"
+	fi
+}
 max=$(row sol | cut -d' ' -f2)
 t_grep "grades.csv has the header student,lab,points,max,status,sha256" '^student,lab,points,max,status,sha256$' \
 	"$tmp/out/grades.csv"
 skel=$(row skel)
-t_status "the solution earns every point of the checker, pass" "$max $max pass" "$(row sol)"
+t_row "the solution earns every point of the checker, pass" "$max $max pass" sol
 case $skel in
 [0-9]*" $max fail") t_ok "the untouched skeleton fails with the skeleton's points ($skel)" ;;
 *) t_fail "the untouched skeleton fails with the skeleton's points" "N $max fail" "$skel" ;;
 esac
-t_status "a module that does not build: build-error, no points" "0 $max build-error" "$(row broken)"
-t_status "a module that loops for ever: timeout, no points" "0 $max timeout" "$(row loop)"
-t_status "an edited check.sh is ignored: the skeleton's points, ignored-changes" \
-	"${skel%% *} $max ignored-changes" "$(row cheat)"
+t_row "a module that does not build: build-error, no points" "0 $max build-error" broken
+t_row "a module that loops for ever: timeout, no points" "0 $max timeout" loop
+t_row "an edited check.sh is ignored: the skeleton's points, ignored-changes" \
+	"${skel%% *} $max ignored-changes" cheat
 t_grep "the feedback lists the ignored check.sh" "labs/$lab/check.sh" "$tmp/out/cheat.txt"
-t_status "a program that forges a verdict on the console and kills the session: fail, no points" \
-	"0 $max fail" "$(row forger)"
-t_status "an edited kernel patch is ignored: the solution's points, ignored-changes" \
-	"$max $max ignored-changes" "$(row patched)"
+t_row "a program that forges a verdict on the console and kills the session: fail, no points" \
+	"0 $max fail" forger
+t_row "an edited kernel patch is ignored: the solution's points, ignored-changes" \
+	"$max $max ignored-changes" patched
 t_grep "the feedback lists the ignored patch" "$p" "$tmp/out/patched.txt"
 t_grep "the feedback of a build error shows the compiler" 'error' "$tmp/out/broken.txt"
 if python3 -c 'import sys, xml.dom.minidom as m; [m.parse(f) for f in sys.argv[1:]]' \
@@ -259,10 +287,31 @@ hostile peekcc "a module including a classmate's staged file, a program includin
 hostile link "a student file that is a link to a classmate's" invalid-submission 0
 hostile zero "a kernel file that is a link to /dev/zero" invalid-submission 0
 hostile bomb "an include bomb" build-error 0
+hostile kbomb "an include bomb in the kernel file" build-error 0
+hostile disk "a module larger than a build may write" build-error 0
+t_grep "the kernel file's bomb is stopped by the kernel build's limit" 'did not finish within 60 s|timed out|killed' \
+	"$tmp/out/kbomb.txt"
+t_grep "the module's build ran out of its disk budget" 'No space left on device' "$tmp/out/disk.txt"
+used=$(du -sk "$WB_CACHE/grade/disk" | cut -f1)
+if [ "$used" -le $((32768 + 4096)) ]; then
+	t_ok "its build left $used KiB on the disk (budget: 32768 KiB)"
+else
+	t_fail "its build left at most the budget on the disk" "<= 36864 KiB" "$used KiB"
+fi
 hostile filler "a program that fills /build/out and the console" fail 0
 hostile rewrite "a program rewriting the checker, its helpers and the channel" fail "${skel%% *}"
 t_grep "the rewrite's forged results are seen as not the course checker's, or fail" 'not ok 8' "$tmp/out/rewrite.txt"
-t_status "the honest solution keeps every point beside them" "$max $max pass" "$(row sol)"
+t_row "the honest solution keeps every point beside them" "$max $max pass" sol
+if [ "$(id -u)" = 0 ]; then
+	# Run as root, the grader starts QEMU as nobody: what the guest
+	# wrote on the host (its verdict) belongs to nobody.
+	if [ -n "$(find "$WB_CACHE/grade/sol/run/$lab/verdict/verdict" -user nobody 2>/dev/null)" ]; then
+		t_ok "as root, QEMU ran as nobody (the verdict it wrote is nobody's)"
+	else
+		t_fail "as root, QEMU ran as nobody" "verdict owned by nobody" \
+			"$(ls -l "$WB_CACHE/grade/sol/run/$lab/verdict/" 2>&1)"
+	fi
+fi
 leak=$(grep -rlF -e "$mark" -e "$hostmark" "$tmp/out" "$tmp/grade.out" 2>/dev/null)
 t_status "no output of the grader shows a byte of a classmate's file or of the grader's" "" "$leak"
 leak=$(find "$WB_CACHE/grade" -name '*.log' -newer "$secret" -exec grep -lF -e "$hostmark" {} + 2>/dev/null)

@@ -31,9 +31,17 @@
 # file reaches another's build.
 #
 # Statuses: pass, fail (including no verdict), build-error, timeout,
-# oops, invalid-submission, and ignored-changes when the submission also changed files of
-# the lab, the kernel series or the harness (its points are still those
-# of the instructor's checker on its student files).
+# oops, invalid-submission, and ignored-changes in place of pass or fail
+# when the submission also changed files of the lab, the kernel series or
+# the harness (its points are still those of the instructor's checker on
+# its student files).
+#
+# Each job is bounded: WB_BUILD_LIMIT seconds per build of student code,
+# WB_KBUILD_LIMIT (default 600) per kernel build with a student's kernel
+# file, WB_JAIL_DISK bytes (default 512 MiB) written by each build of
+# student code, the lab's TIMEOUT per boot, and the console, /build/out
+# and feedback budgets. Run as root, the grader starts QEMU as
+# WB_QEMU_USER (default nobody; empty keeps root).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -159,7 +167,11 @@ grade_one() {
 		;;
 	esac
 	run_status=$status
-	[ -z "$ignored" ] || [ "$status" = invalid-submission ] || status="ignored-changes"
+	# A timeout, a crash or a build error stays what it is; a verdict
+	# (pass or fail) is flagged when the submission changed course files.
+	case $status in
+	pass | fail) [ -z "$ignored" ] || status="ignored-changes" ;;
+	esac
 	printf '%s,%s,%s,%s,%s,%s\n' "$student" "$lab" "$points" "$max" "$status" "$digest" \
 		>"$rows/$student.$lab.csv"
 
@@ -393,6 +405,12 @@ done
 wb_need_cache
 wb_not_exported "$SUBMISSIONS" SUBMISSIONS
 export SUBMISSIONS OUT WB_ROOT WB_FILE_LIMIT WB_FEEDBACK_LIMIT
+WB_JAIL_DISK=${WB_JAIL_DISK-536870912}
+export WB_JAIL_DISK
+if [ "$(id -u)" = 0 ]; then
+	WB_QEMU_USER=${WB_QEMU_USER-nobody}
+	export WB_QEMU_USER
+fi
 rows=$OUT/.rows
 rm -rf "$rows"
 mkdir -p "$rows"
@@ -478,6 +496,10 @@ for lab in $labs; do
 	lab_reference "$lab"
 done
 
+# The course's own kernels are built above (the solutions' runs), with
+# no limit; a kernel build with a student's file has one.
+WB_KBUILD_LIMIT=${WB_KBUILD_LIMIT:-600}
+export WB_KBUILD_LIMIT
 start=$(date +%s)
 xargs -P "$JOBS" -n 2 sh "$WB_ROOT/vm/grade.sh" --one <"$rows/pairs" ||
 	wb_say "warning: a grading job stopped without its row; the table says which"

@@ -292,12 +292,15 @@ cp "$overlay" "$WB_KSTATE/overlay.applied"
 # make in the tree, in the sandbox of every build (wb_jail): it reads
 # the tree and writes the build folder, ccache's and the modules' only,
 # so that a student's kernel file cannot include what is not the
-# kernel's. WB_KBUILD_LIMIT (seconds, make grade sets it) bounds it.
+# kernel's. WB_KBUILD_LIMIT (seconds, make grade sets it) bounds it; no
+# file it writes is larger than 2 GiB (vmlinux.o is about 400 MB); the
+# build folder is too large for WB_JAIL_DISK's copies, and the next build
+# restores the tree's own files.
 kmake() {
 	local cc
 	cc=${CCACHE_DIR:-$WB_CACHE/ccache}
 	mkdir -p "$WB_KBUILD" "$cc" "$WB_KMODROOT"
-	WB_JAIL_FSIZE=8589934592 wb_jail "${WB_KBUILD_LIMIT:-0}" "$WB_KSRC" \
+	WB_JAIL_FSIZE=2147483648 WB_JAIL_DISK="" wb_jail "${WB_KBUILD_LIMIT:-0}" "$WB_KSRC" \
 		"$WB_KBUILD $cc $WB_KMODROOT" make -C "$WB_KSRC" O="$WB_KBUILD" -j"$WB_JOBS" \
 		CC="ccache gcc" KBUILD_BUILD_TIMESTAMP=workbook \
 		KBUILD_BUILD_USER=workbook KBUILD_BUILD_HOST=workbook "$@"
@@ -472,35 +475,57 @@ log=$WB_KSTATE/build.log
 # compiler said and which file of the lab it was. A build from scratch
 # shows done/total, the share and the time left: the total is the step
 # count of the last build from scratch here, or the one counted for the
-# workbook's configuration (kernel/BUILD_STEPS), and the time left comes
-# from this build's rate so far.
+# workbook's configuration (kernel/BUILD_STEPS). The steps do not cost
+# the same (the first thousands are small files, the link is one step of
+# minutes), so the time left follows the last build from scratch: its
+# profile (cold.profile: the seconds it had taken at every 250th step)
+# says how much of it was still ahead at this step, scaled by how this
+# build's pace compares. Without a profile, this build's own rate.
 build() {
-	rc=0 total=0
+	local rc total prof
+	rc=0 total=0 prof=$WB_KSTATE/cold.profile
 	if [ ! -f "$WB_KBUILD/vmlinux" ]; then
 		total=$(cat "$WB_KSTATE/cold.steps" 2>/dev/null || cat "$WB_KERNEL_DIR/BUILD_STEPS" 2>/dev/null || echo 0)
 	fi
+	[ -f "$prof" ] || : >"$prof"
 	{ kmake "$@" 2>&1 || echo "WB-MAKE-FAILED $?"; } |
-		tee "$log" | awk -v total="$total" -v start="$(date +%s)" '
+		tee "$log" | awk -v total="$total" -v start="$(date +%s)" -v prof="$prof" -v new="$prof.new" '
+			BEGIN { while ((getline l < prof) > 0) { split(l, f, " "); p[f[1]] = f[2]; pend = f[2] } }
 			/^  [A-Z]/ {
 				n++
 				if (n % 250)
 					next
+				"date +%s" | getline now
+				close("date +%s")
+				print n, now - start > new
 				if (total + 0 > n) {
-					"date +%s" | getline now
-					close("date +%s")
-					left = (now - start) * (total - n) / n
+					if (p[n] > 0 && pend > p[n])
+						left = (pend - p[n]) * (now - start) / p[n]
+					else
+						left = (now - start) * (total - n) / n
 					printf "    %5d/%d steps (%d%%), about %d min left, now %s\n", n, total, 100 * n / total, (left + 59) / 60, $2
 				} else
 					printf "    %5d steps, now %s\n", n, $2
 				fflush()
 			}
 			/^WB-MAKE-FAILED/ { failed = 1 }
-			END { exit failed }' >&2 || rc=1
+			END {
+				"date +%s" | getline now
+				print n, now - start > new
+				exit failed
+			}' >&2 || rc=1
 	if [ "$rc" = 0 ] && [ "$total" != 0 ]; then
 		grep -c '^  [A-Z]' "$log" >"$WB_KSTATE/cold.steps" || :
+		mv "$prof.new" "$prof"
 	fi
+	rm -f "$prof.new"
 	[ "$rc" = 0 ] && return 0
 	wb_disk_full "$log" "the kernel build" && return 1
+	if grep -q '^WB-MAKE-FAILED 124$' "$log"; then
+		wb_say "error: the kernel build did not finish within its limit (WB_KBUILD_LIMIT, ${WB_KBUILD_LIMIT:-0} s) and was stopped. Its last lines:"
+		grep -v '^WB-MAKE-FAILED' "$log" | tail -n 15 >&2
+		return 1
+	fi
 	wb_say "error: the kernel build failed. The compiler said:"
 	grep -E -B2 -A6 'error:|Error [0-9]' "$log" | grep -v '^WB-MAKE-FAILED' | head -n 60 >&2
 	# Name the student's copy when the error is in a lab file.

@@ -205,8 +205,15 @@ wb_klock() {
 # another student's files, the course's solutions or the grader's. LIMIT
 # (seconds, 0 for none) bounds its wall time: then it is killed and the
 # status is 124, as timeout(1) says.
+# With WB_JAIL_DISK (bytes; make grade sets it), each folder of RW is,
+# inside the sandbox, a tmpfs of that size: filled from the host's folder
+# before CMD, and what CMD made or changed there is copied back after
+# it, so that what one build leaves on the disk is bounded, whatever it
+# writes. A file the host side wrote meanwhile (the build's log, which
+# the caller's redirection writes straight to the host) is newer than
+# the sandbox's copy and stays as it is (cp -u).
 wb_jail() {
-	local limit ro rw d n i
+	local limit ro rw d n i k copy
 	limit=$1 ro=$2 rw=$3
 	shift 3
 	# Already in one (a HOSTBUILD script's own builds): bubblewrap does
@@ -219,10 +226,29 @@ wb_jail() {
 	for d in $ro; do
 		set -- "$@" --ro-bind "$d" "$d"
 	done
+	k=0 copy=
 	for d in $rw; do
-		set -- "$@" --bind "$d" "$d"
+		if [ -n "${WB_JAIL_DISK:-}" ]; then
+			set -- "$@" --bind "$d" "/.wb-host/$k" --size "$WB_JAIL_DISK" --tmpfs "$d"
+			copy="$copy $k:$d"
+			k=$((k + 1))
+		else
+			set -- "$@" --bind "$d" "$d"
+		fi
 	done
-	# The command after the folders.
+	# The command after the folders, in a shell that copies the tmpfs
+	# folders in and out when there are some.
+	if [ -n "$copy" ]; then
+		# shellcheck disable=SC2016
+		set -- "$@" --setenv WB_JAIL_COPY "$copy" sh -c '
+			for p in $WB_JAIL_COPY; do cp -a "/.wb-host/${p%%:*}/." "${p#*:}/" || exit 125; done
+			rc=0
+			"$@" || rc=$?
+			for p in $WB_JAIL_COPY; do
+				cp -a -u "${p#*:}/." "/.wb-host/${p%%:*}/" || exit 125
+			done
+			exit $rc' sh
+	fi
 	i=0
 	while [ $i -lt "$n" ]; do
 		set -- "$@" "$1"
@@ -232,11 +258,18 @@ wb_jail() {
 	for d in lib64 lib32 libx32; do
 		[ ! -d "/usr/$d" ] || set -- --symlink "usr/$d" "/$d" "$@"
 	done
+	# An empty /tmp; with WB_JAIL_DISK, of that size (the compiler's
+	# temporary files count too).
+	if [ -n "${WB_JAIL_DISK:-}" ]; then
+		set -- --size "$WB_JAIL_DISK" --tmpfs /tmp "$@"
+	else
+		set -- --tmpfs /tmp "$@"
+	fi
 	set -- bwrap --unshare-all --die-with-parent --new-session \
 		--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/sbin /sbin \
 		--symlink usr/lib /lib --ro-bind-try /etc/ld.so.cache /etc/ld.so.cache \
 		--ro-bind-try /etc/alternatives /etc/alternatives \
-		--proc /proc --dev /dev --tmpfs /tmp --setenv WB_IN_JAIL 1 "$@"
+		--proc /proc --dev /dev --setenv WB_IN_JAIL 1 "$@"
 	if [ "$limit" -gt 0 ]; then
 		set -- timeout -k 5 "$limit" "$@"
 	fi

@@ -17,9 +17,20 @@ wb_qemu_args() {
 		cols=$(tput cols 2>/dev/null || echo 80)
 		rows=$(tput lines 2>/dev/null || echo 24)
 	fi
+	# As root with WB_QEMU_USER (vm/grade.sh sets it), QEMU opens what
+	# it needs as root and then becomes that user for good (-runas;
+	# the seccomp filter must let it call setuid once, and a process
+	# that is not root cannot raise itself again). QEMU starts its vCPUs
+	# just before it drops root, so it starts paused, with a monitor on
+	# a pair of FIFOs of the run folder, and wb_runas_release lets the
+	# guest run only once QEMU's ids are the user's.
+	runas=$(wb_qemu_runas "$mode")
+	elevate=deny
+	[ -z "$runas" ] || elevate=allow
 	printf '%s\n' -name "workbook-$lab" -nodefaults -no-user-config \
 		-machine "q35,accel=$accel" -cpu "$cpu" -smp "${WB_SMP:-2}" -m "${WB_MEM:-1024}" \
-		-display none -no-reboot -sandbox on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny \
+		-display none -no-reboot \
+		-sandbox "on,obsolete=deny,elevateprivileges=$elevate,spawn=deny,resourcecontrol=deny" \
 		-kernel "$rundir/vmlinux" -initrd "$WB_INITRAMFS" \
 		-append "console=ttyS0 nokaslr panic=-1 ${WB_OOPS-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows ${WB_CMDLINE:-}" \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" \
@@ -64,8 +75,68 @@ wb_qemu_args() {
 		printf '%s\n' -chardev "stdio,id=con,signal=off,logfile=$rundir/console.log" \
 			-serial chardev:con
 	fi
-	[ "${WB_PAUSED:-0}" = 1 ] && printf '%s\n' -S
+	if [ -n "$runas" ]; then
+		printf '%s\n' -runas "$runas" -S \
+			-chardev "pipe,id=control,path=$rundir/control" -mon chardev=control,mode=readline
+	elif [ "${WB_PAUSED:-0}" = 1 ]; then
+		printf '%s\n' -S
+	fi
 	return 0
+}
+
+# wb_qemu_runas MODE: the user QEMU runs as, or nothing (QEMU keeps the
+# harness's own ids): WB_QEMU_USER, when the harness runs as root, for
+# the boots that run a lab's steps or checker (not an interactive shell,
+# whose lab folder is the student's own, nor the KVM probe).
+wb_qemu_runas() {
+	case $1 in run | check | cmd) ;; *) return 0 ;; esac
+	[ -n "${WB_QEMU_USER:-}" ] && [ "$(id -u)" = 0 ] || return 0
+	id -u "$WB_QEMU_USER" >/dev/null 2>&1 ||
+		wb_die "WB_QEMU_USER is '$WB_QEMU_USER', which is not a user of this machine (the user QEMU runs as when the grader is root; nobody by default)"
+	echo "$WB_QEMU_USER"
+}
+
+# wb_runas_prepare RUNDIR BUILD MODE LAB: before a boot that drops root, the
+# folders the guest writes belong to that user, and the ones it reads
+# can be read by it. The run folder's control FIFOs are made here.
+wb_runas_prepare() {
+	local user
+	user=$(wb_qemu_runas "$3")
+	[ -n "$user" ] || return 0
+	rm -f "$1/control.in" "$1/control.out"
+	mkfifo -m 600 "$1/control.in" "$1/control.out"
+	chown -R "$user:" "$2/out" "$1/verdict"
+	chmod -R a+rX "$2" "$(wb_lab_dir "$4")"
+	[ ! -d "$1/modules" ] || chmod -R a+rX "$1/modules"
+}
+
+# wb_runas_release RUNDIR MODE: once QEMU runs as WB_QEMU_USER (all four
+# of its user ids), let the guest go (unless WB_PAUSED keeps it for
+# gdb). False when QEMU ended first, or kept root for 10 s (then it is
+# killed).
+wb_runas_release() {
+	local user uid pid n
+	user=$(wb_qemu_runas "$2")
+	[ -n "$user" ] || return 0
+	uid=$(id -u "$user")
+	n=0
+	while [ $n -lt 100 ]; do
+		pid=
+		read -r pid 2>/dev/null <"$1/qemu.pid" || :
+		if [ -n "$pid" ] && awk -v u="$uid" '/^Uid:/ { ok = $2 == u && $3 == u && $4 == u && $5 == u }
+			END { exit !ok }' "/proc/$pid/status" 2>/dev/null; then
+			# shellcheck disable=SC2016
+			[ "${WB_PAUSED:-0}" = 1 ] ||
+				timeout 5 sh -c 'echo cont >"$1"' sh "$1/control.in" || return 1
+			return 0
+		fi
+		! wb_qemu_ended "$1" || return 1
+		sleep 0.1
+		n=$((n + 1))
+	done
+	wb_say "error: QEMU did not become user $user within 10 s; it was stopped"
+	[ -z "$pid" ] || kill -KILL "$pid" 2>/dev/null
+	return 1
 }
 
 # wb_9p TAG PATH OPTIONS: the QEMU arguments of one 9p export (OPTIONS
@@ -295,12 +366,14 @@ wb_boot() {
 	*" cdrom "*) mkfifo "$rundir/monitor.in" "$rundir/monitor.out" ;;
 	esac
 	[ -n "${WB_GDB_SCRIPT:-}" ] && WB_PAUSED=1
+	wb_runas_prepare "$rundir" "$build" "$mode" "$lab"
 	IFS='
 '
 	# shellcheck disable=SC2046
 	set -- $(wb_qemu_args "$accel" "$mode" "$lab" "$build" "$rundir")
 	unset IFS
 	wb_say "VM: $accel, lab $lab, gdb stub on unix socket $rundir/gdb.sock (attach: make gdb LAB=$lab)"
+	echo "$accel" >"$rundir/accel"
 	rm -f "$rundir/noboot" "$rundir/qemu.err" "$rundir/timed-out" "$rundir/over-budget"
 	started=$(date +%s)
 	# Ctrl-C or a TERM to the harness: stop what this boot started, say
@@ -324,6 +397,7 @@ wb_boot() {
 		fi
 		# Ctrl-a x, or 'exit' in the guest, end a shell normally; QEMU
 		# stopped by a signal from outside does not.
+		wb_qemu_failed "$rundir" "$rc" && return 5
 		wb_killed_from_outside "$rundir" "$rc" && return 5
 		wb_qemu_err "$rundir"
 		return 0
@@ -340,6 +414,7 @@ wb_boot() {
 	fi
 	echo $! >"$rundir/timeout.pid"
 	qpid=$!
+	wb_runas_release "$rundir" "$mode" || :
 	if [ -n "${WB_GDB_SCRIPT:-}" ]; then
 		n=0
 		while [ ! -S "$rundir/gdb.sock" ] && [ $n -lt 50 ]; do
@@ -390,6 +465,41 @@ wb_boot_interrupted() {
 	wb_kill_rundir "$1"
 	wb_say "interrupted: the VM was stopped (run folder: $1). Nothing was graded; run the same command again to start over."
 	exit "$2"
+}
+
+# wb_qemu_failed RUNDIR STATUS: true, after saying so, when QEMU itself
+# failed: it ended on a signal of its own making (an assertion's abort, a
+# crash) without saying that a signal stopped it, or it exited with an
+# error of its own before the guest reached its init. Seen on a 2-core
+# cloud machine: KVM with a CPU model it cannot set up ("failed to set
+# MSR 0x10a", then an assertion and SIGABRT).
+wb_qemu_failed() {
+	local sig how
+	sig=
+	[ "$2" -le 128 ] || sig=$(($2 - 128))
+	if grep -q 'terminating on signal' "$1/qemu.err" 2>/dev/null || [ -f "$1/timed-out" ]; then
+		return 1
+	fi
+	case $sig in
+	4 | 6 | 7 | 8 | 11) how="ended on signal $sig ($(kill -l "$sig")), raised by QEMU itself" ;;
+	'')
+		# An exit with status 1 and a message, before the guest's init
+		# said it was up: QEMU refused to run (a bad option, an
+		# accelerator it cannot open).
+		[ "$2" = 1 ] && [ -s "$1/qemu.err" ] && ! grep -q '^WB-READY' "$1/console.log" 2>/dev/null ||
+			return 1
+		how="exited with status 1"
+		;;
+	*) return 1 ;;
+	esac
+	wb_say "error: QEMU itself failed: it $how, with the message below. This is QEMU on this machine, not the lab or the guest; nothing was graded."
+	wb_qemu_err "$1"
+	if [ "$(cat "$1/accel" 2>/dev/null)" = kvm ]; then
+		wb_say "This run used KVM, which this QEMU cannot use here: run it again with ACCEL=tcg (or ACCEL=auto, which probes KVM first)."
+	else
+		wb_say "Run the same command again; if QEMU fails the same way, its message above is what to look up (qemu-system-x86_64 --version: $(qemu-system-x86_64 --version | head -n 1))."
+	fi
+	return 0
 }
 
 # wb_killed_from_outside RUNDIR STATUS: true, after saying so, when QEMU
@@ -486,6 +596,7 @@ wb_verdict() {
 		wb_console_tail "$log"
 		return 4
 	fi
+	wb_qemu_failed "$rundir" "$rc" && return 5
 	if wb_killed_from_outside "$rundir" "$rc"; then
 		wb_say "last console lines:"
 		wb_console_tail "$log"
