@@ -74,11 +74,7 @@ labs:
 	@vm/lab.sh --list
 
 skeletons:
-ifeq ($(LAB),)
-	@for l in $$(ls labs); do vm/skel.sh --regenerate "$$l" || exit 1; done
-else
-	@vm/skel.sh --regenerate "$(LAB)"
-endif
+	@vm/skel.sh --regenerate $(LAB)
 
 diff:
 	@vm/skel.sh --diff "$(LAB)"

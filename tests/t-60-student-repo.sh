@@ -121,6 +121,21 @@ else
 	t_fail "every lab's skeleton, made in it, is the course's to the byte" "differ:$differ" \
 		"$(cat "$tmp/skel.err")"
 fi
+# make skeletons with no LAB: every lab's files, tours skipped.
+rc=0
+in_repo make -s skeletons >"$tmp/skeletons.out" 2>&1 </dev/null || rc=$?
+missing=
+for l in $(wb_exercise_names); do
+	for f in $(wb_lab_own_files "$l" | cut -d' ' -f1); do
+		cmp -s "$tmp/student/$l/$f" "$tmp/repo/labs/$l/$f" || missing="$missing $l/$f"
+	done
+done
+if [ "$rc" = 0 ] && [ -z "$missing" ]; then
+	t_ok "make skeletons with no LAB writes every lab's files, the tours skipped"
+else
+	t_fail "make skeletons with no LAB writes every lab's files, the tours skipped" \
+		"status 0, every file" "status $rc, missing or different:$missing" "$(tail -n 10 "$tmp/skeletons.out")"
+fi
 
 rc=0
 in_repo sh tests/t-10-static.sh >"$tmp/static.out" 2>&1 </dev/null || rc=$?

@@ -114,6 +114,13 @@ case ${1:-} in
 	shift
 	;;
 esac
+# make skeletons with no LAB: every lab's (a tour has no student files).
+if [ "$action" = regenerate ] && [ -z "${1:-}" ]; then
+	for l in $(wb_exercise_names); do
+		"$0" --regenerate "$l" || exit 1
+	done
+	exit 0
+fi
 wb_lab_require "${1:-}"
 lab=$1
 variant=${2:-student}
