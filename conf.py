@@ -28,16 +28,22 @@ author = "The kernel workbook authors"
 copyright = "2026, " + author
 root_doc = "index"
 extensions = ["sphinx.ext.graphviz", "kerneldoc", "kernel_abi", "kernel_include"]
-extensions += ["gplhelpers", "workbook_abi"]
+extensions += ["gplhelpers", "workbook_abi", "workbook_book"]
 kerneldoc_bin = os.path.join(ksrc, "scripts", "kernel-doc")
 kerneldoc_srctree = ksrc
 exclude_patterns = [
     "_build", "README.md", "labs", "solutions", "kernel", "vm", "tests",
-    ".ci", "docs/ABI", "docs/generated", "docs/authoring.rst",
-    "docs/grading.rst",
+    ".ci", "docs/ABI", "docs/generated", "docs/_static", "docs/_templates",
 ]
+# sphinx-build -t instructor: the instructor edition. The student edition
+# does not even read the instructor's pages.
+instructor = tags.has("instructor")  # noqa: F821 (given by Sphinx)
+if not instructor:
+    exclude_patterns += ["docs/authoring.rst", "docs/grading.rst"]
 html_theme = "sphinx_rtd_theme"
-html_title = project
+html_title = project + (" (instructor edition)" if instructor else "")
+templates_path = ["docs/_templates"]
+html_context = {"wb_edition": "instructor" if instructor else "student"}
 html_copy_source = False
 highlight_language = "none"
 graphviz_output_format = "svg"
