@@ -16,7 +16,7 @@
 #   make new-lab NAME=name [CHAPTER=nn]  (authors) the scaffold of a new
 #                                 lab, which passes make check as it is
 #   make labs                     list the labs
-#   make book [EDITION=instructor]
+#   make book [EDITION=instructor] [FORMAT=html|single|pdf]
 #   make bench                    measure the pipeline on this machine
 #   make grade SUBMISSIONS=dir [LABS="a b"] [SHARD=i/N] [OUT=dir] [JOBS=n]
 #                                 (instructors) grade a class with the
@@ -31,6 +31,7 @@
 SHELL := /bin/sh
 LAB ?=
 EDITION ?= student
+FORMAT ?= html
 export RUN VARIANT ACCEL WB_CACHE SUBMISSIONS LABS SHARD OUT JOBS
 export WB_ROOT := $(CURDIR)
 
@@ -85,8 +86,14 @@ lab-patch:
 new-lab:
 	@vm/newlab.sh "$(NAME)" $(CHAPTER)
 
-book: setup
+# The book needs only Sphinx, graphviz, matplotlib and the extracted tree
+# (vm/book.sh and docs/book-print.sh say what is missing), not setup.
+book:
+ifeq ($(FORMAT),html)
 	@vm/book.sh "$(EDITION)"
+else
+	@docs/book-print.sh "$(FORMAT)" "$(EDITION)"
+endif
 
 bench: setup
 	@vm/bench.sh
