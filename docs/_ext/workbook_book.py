@@ -18,6 +18,10 @@
     A toctree in the instructor edition, nothing in the student edition
     (which does not build those pages at all).
 
+``.. web-toctree::``
+    A toctree in the HTML book, nothing in the one-page edition that is
+    printed (built with ``-t print``).
+
 Index entries: the first time a page names, in inline code, a function
 (``name()``), a structure (``struct name``), a config option
 (``CONFIG_NAME``), a file under ``/sys``, ``/proc`` or ``debugfs``, or a
@@ -172,6 +176,16 @@ class InstructorToctree(TocTree):
         return super().run()
 
 
+class WebToctree(TocTree):
+    """A toctree of the HTML book only: the one-page edition that is
+    printed (sphinx-build -t print) has no general index page."""
+
+    def run(self):
+        if self.env.app.tags.has("print"):
+            return []
+        return super().run()
+
+
 # Inline code that names something a reader may look up.
 INDEX_PATTERNS = [
     (re.compile(r"^([a-z_][a-z0-9_]{2,})\(\)$"), "%s() (function)"),
@@ -235,6 +249,7 @@ def setup(app):
     app.add_directive("lab-page", LabPage)
     app.add_directive("readme-table", ReadmeTable)
     app.add_directive("instructor-toctree", InstructorToctree)
+    app.add_directive("web-toctree", WebToctree)
     app.add_transform(IndexLiterals)
     app.connect("env-check-consistency", check_labs)
     return {"version": __version__, "parallel_read_safe": False}
