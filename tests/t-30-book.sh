@@ -1,7 +1,8 @@
 #!/bin/sh
 # The book: both editions build with -W, the student edition holds no
 # solution text (neither the worked solutions' prose nor a line or a
-# 24-character window of the solutions' code), the ABI entries
+# 24-character window of the solutions' code, in its pages or in its
+# printable one-page form), it prints to PDF, the ABI entries
 # validate, and in a real browser every page of both editions renders,
 # keeps its tables and code blocks within their column, and has no
 # broken internal link or image.
@@ -21,6 +22,15 @@ for edition in $editions; do
 		t_fail "the $edition edition builds with -W" "$(tail -n 20 "$tmp/$edition.log")"
 	fi
 done
+
+# The printable edition: one page, printed to PDF by Chromium.
+if command -v chromium >/dev/null &&
+	WB_BOOK_OUT=$tmp/print "$WB_ROOT/docs/book-print.sh" pdf student >"$tmp/print.log" 2>&1 &&
+	[ -s "$tmp/print/student.pdf" ]; then
+	t_ok "the student edition prints to PDF with -W: $(sed -n 's/.*book: .*pdf (\(.*\))/\1/p' "$tmp/print.log")"
+else
+	t_fail "the student edition prints to PDF with -W" "$(tail -n 20 "$tmp/print.log" 2>/dev/null)"
+fi
 
 # The leak tests need the solutions: a student repository has none.
 if [ -d "$WB_SOLUTIONS" ]; then
@@ -46,7 +56,7 @@ if [ -d "$WB_SOLUTIONS" ]; then
 	# characters (tests/leaks.sh), in the text of each page.
 	sh "$WB_ROOT/tests/leaks.sh" secrets "$tmp/secrets" >/dev/null
 	rc=0
-	out=$(sh "$WB_ROOT/tests/leaks.sh" scan "$tmp/secrets" "$tmp/student") || rc=$?
+	out=$(sh "$WB_ROOT/tests/leaks.sh" scan "$tmp/secrets" "$tmp/student" "$tmp/print/student-single") || rc=$?
 	if [ "$rc" = 0 ]; then
 		t_ok "the student edition holds no line and no 24-character window of the solutions: $(printf '%s\n' "$out" | tail -n 1)"
 	else
