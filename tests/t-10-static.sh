@@ -39,7 +39,7 @@ for lab in $(wb_lab_names); do
 	grep -q '^# expect: ' "$d/lab.gdb" 2>/dev/null || missing="$missing lab.gdb:expect"
 	if wb_lab_is_tour "$lab"; then
 		# A tour has nothing to solve; its README shows real runs.
-		# The chapter includes the README, so the path is the book's:
+		# The lab's page includes the README, so the path is the book's:
 		# /labs/LAB/transcript*.
 		grep -q "literalinclude:: /labs/$lab/transcript" "$d/README.rst" 2>/dev/null ||
 			missing="$missing README.rst:transcript"

@@ -7,13 +7,15 @@
 # the checkout is not touched.
 set -u
 . "$(dirname "$0")/lib.sh"
-t_plan 6
+t_plan 7
 tmp=$(mktemp -d)
 name=wb-scaffold-probe
 trap 'rm -rf "$tmp" "$WB_CACHE/labs/$name" "$WB_CACHE/run/check-$name-"*' EXIT
 cp -r "$WB_LABS" "$tmp/labs"
 cp -r "$WB_SOLUTIONS" "$tmp/solutions"
-export WB_LABS="$tmp/labs" WB_SOLUTIONS="$tmp/solutions"
+mkdir -p "$tmp/book"
+cp "$WB_ROOT/index.rst" "$tmp/book/"
+export WB_LABS="$tmp/labs" WB_SOLUTIONS="$tmp/solutions" WB_BOOK_ROOT="$tmp/book"
 
 rc=0
 out=$("$WB_ROOT/vm/newlab.sh" "$name" 07 2>&1) || rc=$?
@@ -21,6 +23,18 @@ if [ "$rc" = 0 ] && [ -f "$WB_LABS/$name/lab.mk" ] && [ -f "$WB_SOLUTIONS/$name/
 	t_ok "make new-lab writes labs/$name and solutions/$name"
 else
 	t_fail "make new-lab writes labs/$name and solutions/$name" "status $rc: $out"
+fi
+
+# Its page in the book: a lab-page, listed after the last lab, with the
+# README's title (the book fails on a lab without a page).
+title=$(sed -n 's/^TITLE := //p' "$WB_LABS/$name/lab.mk")
+if [ "$(cat "$tmp/book/chapters/labs/$name.rst" 2>/dev/null)" = ".. lab-page:: $name" ] &&
+	[ "$(head -n 1 "$WB_LABS/$name/README.rst")" = "$title" ] &&
+	grep '<chapters/labs/' "$tmp/book/index.rst" | tail -n 1 | grep -qxF "   $name: $title <chapters/labs/$name>"; then
+	t_ok "its book page is written and listed last, with the README's title"
+else
+	t_fail "its book page is written and listed last, with the README's title" \
+		"$(grep -n 'chapters/labs' "$tmp/book/index.rst" | tail -n 3)"
 fi
 
 rc=0

@@ -44,7 +44,7 @@ cat >"$ldir/lab.mk" <<EOF
 # (tree, module, prog, bpf; ktool and kfile name tree files the guest
 # needs). A kernel exercise is solutions/$name/*.patch, not a FILES entry.
 CHAPTER := $chapter
-TITLE := A new lab: replace this title
+TITLE := A new lab
 TIMEOUT := 120
 FILES := $mod.c:module
 EOF
@@ -159,8 +159,27 @@ does, and what the student would see with a plausible wrong answer.
 EOF
 
 chmod 755 "$ldir/run.sh" "$ldir/check.sh"
-wb_say "new lab: labs/$name and solutions/$name"
+
+# The lab's page in the book, listed last in its "Labs and tours" part
+# (WB_BOOK_ROOT: where index.rst and chapters/ are; the checkout's).
+book=${WB_BOOK_ROOT:-$WB_ROOT}
+mkdir -p "$book/chapters/labs"
+printf '.. lab-page:: %s\n' "$name" >"$book/chapters/labs/$name.rst"
+if awk -v line="   $name: A new lab <chapters/labs/$name>" '
+	{ l[NR] = $0 }
+	/<chapters\/labs\/[a-z0-9-]*>$/ { last = NR }
+	END {
+		if (!last)
+			exit 1
+		for (i = 1; i <= NR; i++) { print l[i]; if (i == last) print line }
+	}' "$book/index.rst" >"$book/index.rst.new"; then
+	mv "$book/index.rst.new" "$book/index.rst"
+else
+	rm -f "$book/index.rst.new"
+	wb_die "$book/index.rst has no \"Labs and tours\" list to add labs/$name to"
+fi
+wb_say "new lab: labs/$name and solutions/$name, its page chapters/labs/$name.rst (listed in index.rst)"
 wb_say "next: make check LAB=$name (passes as it is), then make it the lab's own:"
 wb_say "  a kernel exercise: list the tree file in FILES (path:tree), then make lab-patch LAB=$name;"
-wb_say "  the book: include labs/$name/README.rst"
-wb_say "  and solutions/$name/solution.rst in chapters/$chapter-*/index.rst (see 'Writing a lab')"
+wb_say "  the book: the same new title in lab.mk, the README's first line and index.rst;"
+wb_say "  link the page from chapters/$chapter-*/index.rst (see 'Writing a lab')"
