@@ -7,6 +7,8 @@
 #   make check [LAB=name]         every test, or one lab (solution passes,
 #                                 skeleton fails; in a student repository:
 #                                 the skeleton builds, boots and fails)
+#   make check-fast               the harness's tests that need no kernel
+#                                 (seconds)
 #   make kernel                   the workbook kernel, in $(WB_CACHE)
 #   make skeletons [LAB=name]     regenerate the students' files (edited
 #                                 copies are kept aside)
@@ -35,7 +37,7 @@ FORMAT ?= html
 export RUN VARIANT ACCEL WB_CACHE SUBMISSIONS LABS SHARD OUT JOBS
 export WB_ROOT := $(CURDIR)
 
-.PHONY: all setup start kernel lab gdb check grade soak labs skeletons diff lab-patch new-lab book bench student-repo help
+.PHONY: all setup start kernel lab gdb check check-fast grade soak labs skeletons diff lab-patch new-lab book bench student-repo help
 
 all: help
 
@@ -57,6 +59,10 @@ lab: setup
 
 gdb:
 	@vm/gdb.sh "$(LAB)"
+
+# The harness's own tests that need no kernel tree, kernel or VM.
+check-fast:
+	@tests/run.sh --fast
 
 check: setup
 ifeq ($(LAB),)

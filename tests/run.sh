@@ -3,14 +3,18 @@
 # (Documentation/dev-tools/ktap.rst), ending with the line
 # "N passed, N failed". Exit status 0 only if nothing failed.
 #
-#   tests/run.sh              the harness's tests, then every lab
+#   tests/run.sh              the harness's tests (the fast ones first),
+#                             then every lab
+#   tests/run.sh --fast       the fast ones only (make check-fast): no
+#                             extracted tree, no kernel, no VM
 #   tests/run.sh --lab NAME   one lab only (solution passes, skeleton fails)
 #
 # In a student repository (make student-repo) the harness's tests are
 # those that need no solution, and a lab's check is its skeleton's alone
 # (tests/check-lab.sh).
 #
-# Each unit (a tests/t-*.sh script, or tests/check-lab.sh for one lab)
+# Each unit (a tests/f-*.sh or t-*.sh script, or tests/check-lab.sh for
+# one lab)
 # is a subtest: its own KTAP, indented by two spaces, then the unit's
 # result line. The units are known before any runs, so the plan comes
 # first; a unit's own plan is kept when the unit prints it first (see
@@ -31,13 +35,20 @@ cd "$WB_ROOT" || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-if [ "${1:-}" = --lab ]; then
+case ${1:-} in
+--lab)
 	tests=
-	labs=${2:?usage: tests/run.sh [--lab NAME]}
-else
-	tests=$(printf '%s\n' tests/t-*.sh)
+	labs=${2:?usage: tests/run.sh [--fast | --lab NAME]}
+	;;
+--fast)
+	tests=$(printf '%s\n' tests/f-*.sh)
+	labs=
+	;;
+*)
+	tests=$(printf '%s\n' tests/f-*.sh tests/t-*.sh)
 	labs=$(. vm/lib.sh && wb_lab_names)
-fi
+	;;
+esac
 units=0
 for u in $tests $labs; do
 	units=$((units + 1))

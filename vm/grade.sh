@@ -149,7 +149,7 @@ grade_one() {
 	mkdir -p "$work/run/$lab"
 	[ -f "$ktap" ] || : >"$ktap"
 	cp "$ktap" "$ktap.course"
-	status=$(wb_status_name "$rc")
+	status=$(wb_status grade "$rc")
 	max=$(cat "$rows/$lab.max")
 	points=0
 	foreign=
@@ -158,7 +158,7 @@ grade_one() {
 		# The report must be the course checker's: its plan, and each
 		# result's number and name as the solution gave them. A result
 		# that is not earns nothing, a plan that is not fails it all.
-		foreign=$(ktap_course "$ktap" "$rows/$lab.names" 2>&1 >"$ktap.course") || :
+		foreign=$(wb_ktap course "$ktap" "$rows/$lab.names" 2>&1 >"$ktap.course") || :
 		[ -z "$foreign" ] || status=fail
 		if [ ! -f "$work/run/$lab/ktap.broken" ] &&
 			score=$(WB_LABS=$WB_ROOT/labs wb_points "$lab" "$ktap.course" 2>/dev/null); then
@@ -196,13 +196,11 @@ grade_one() {
 			if [ -n "$foreign" ]; then
 				echo "   results that are not the course checker's earn nothing (counted as failed):"
 				printf '%s\n' "$foreign" | head -n 10 | sed 's/^/   | /'
-			elif [ "$rc" = 5 ] || [ -f "$work/run/$lab/ktap.broken" ]; then
+			elif [ "$rc" = "$WB_EXIT_NO_VERDICT" ] || [ -f "$work/run/$lab/ktap.broken" ]; then
 				echo "   the checker gave no whole verdict:"
 				grep -E '^error:' "$work/$lab.log" | sed 's/^/   | /'
 			fi
-			awk '/^not ok/ { p = 1; print "   " $0; next }
-				/^# Totals:/ { next }
-				/^#/ && p { print "   " $0; next } { p = 0 }' "$ktap.course" | head -n 200
+			wb_ktap failures "$ktap.course" | sed 's/^/   /' | head -n 200
 			;;
 		esac
 		if [ -n "$ignored" ]; then
@@ -215,7 +213,7 @@ grade_one() {
 	# JUnit: one test case per result; a run without a report is one
 	# failed case that says why.
 	clean <"$work/$lab.log" >"$work/$lab.log.clean"
-	clean <"$ktap.course" | junit_lab "$lab" "$run_status" - "$work/$lab.log.clean" \
+	clean <"$ktap.course" | wb_ktap junit - "$lab" "$run_status" "$work/$lab.log.clean" \
 		>"$rows/$student.$lab.xml"
 	review "$student" "$lab" "$taken"
 
@@ -246,51 +244,6 @@ review() {
 	done >"$rows/$student.$lab.review"
 }
 
-# junit_lab LAB STATUS KTAP LOG: the lab's <testsuite>.
-junit_lab() {
-	awk -v lab="$1" -v status="$2" -v logfile="$4" '
-		function esc(s) {
-			gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
-			gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
-			return s
-		}
-		/^(not )?ok [0-9]+/ {
-			n++
-			nm[n] = $0
-			sub(/^(not )?ok [0-9]+ */, "", nm[n])
-			bad[n] = ($1 == "not")
-			skip[n] = (nm[n] ~ / # SKIP/)
-			nf += bad[n]
-			next
-		}
-		/^# / && n { diag[n] = diag[n] substr($0, 3) "\n" }
-		END {
-			if (!n) {
-				while ((getline l < logfile) > 0)
-					tail[++t] = l
-				for (i = (t > 25 ? t - 24 : 1); i <= t; i++)
-					why = why tail[i] "\n"
-				printf "  <testsuite name=\"%s\" tests=\"1\" failures=\"%d\">\n", esc(lab), status != "pass"
-				printf "    <testcase classname=\"%s\" name=\"%s: run\">\n", esc(lab), esc(lab)
-				if (status != "pass")
-					printf "      <failure message=\"%s\">%s</failure>\n", esc(status), esc(why)
-				print "    </testcase>"
-				print "  </testsuite>"
-				exit
-			}
-			printf "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\">\n", esc(lab), n, nf
-			for (i = 1; i <= n; i++) {
-				printf "    <testcase classname=\"%s\" name=\"%s\">\n", esc(lab), esc(nm[i])
-				if (bad[i])
-					printf "      <failure message=\"%s\">%s</failure>\n", esc(nm[i]), esc(diag[i])
-				else if (skip[i])
-					print "      <skipped/>"
-				print "    </testcase>"
-			}
-			print "  </testsuite>"
-		}' "$3"
-}
-
 # lab_reference LAB: what the course's checker reports on the lab's
 # solution, run once per version of the course and kept: ROWS/LAB.names
 # (its plan and the number and name of each result, which every graded
@@ -307,7 +260,7 @@ lab_reference() {
 		WB_LABS=$WB_ROOT/labs WB_RUN_DIR=$ref/run WB_QUIET=1 VARIANT=solution \
 			"$WB_ROOT/vm/lab.sh" "$1" run >"$ref/log" 2>&1 </dev/null ||
 			wb_die "lab $1: the course's solution does not pass its checker (log: $ref/log); grading would compare students with a broken reference"
-		ktap_names "$ref/run/ktap" >"$ref/names"
+		wb_ktap names "$ref/run/ktap" >"$ref/names"
 		rm -rf "$ref/run/vmlinux" "$ref/run/modules"
 	fi
 	cp "$ref/names" "$rows/$1.names"
@@ -318,60 +271,6 @@ lab_reference() {
 	else
 		grep -c '^[0-9]' "$ref/names"
 	fi >"$rows/$1.max"
-}
-
-# ktap_names KTAP: the plan, then "N name" for each result of a report
-# (a SKIP directive and the diagnostics left out).
-ktap_names() {
-	sed -n -e 's/^\(1\.\.[0-9]*\)$/\1/p' \
-		-e 's/^\(not \)\{0,1\}ok \([0-9][0-9]*\)\( - \)\{0,1\} *\(.*\)$/\2 \4/p' "$1" |
-		sed 's/ # SKIP.*$//'
-}
-
-# ktap_course KTAP NAMES: the report as the course grades it: each
-# result whose number and name are not those of the course checker
-# (NAMES, from ktap_names) becomes a failure, and says so on stderr. A
-# plan that is not the course's fails every result ("plan ..." on
-# stderr). The report goes to stdout.
-ktap_course() {
-	awk -v ref="$2" '
-		BEGIN {
-			while ((getline l < ref) > 0) {
-				if (l ~ /^1\.\./) { rplan = l; continue }
-				n = l; sub(/ .*/, "", n)
-				nm = substr(l, length(n) + 2)
-				want[n] = nm
-			}
-		}
-		/^1\.\.[0-9]+$/ && !seen {
-			seen = 1
-			if ($0 != rplan) { print "plan " $0 ", the course checker plans " substr(rplan, 4) > "/dev/stderr"; bad = 1 }
-		}
-		/^(not )?ok [0-9]+/ {
-			num = ($1 == "not") ? $3 : $2
-			nm = $0
-			sub(/^(not )?ok [0-9]+( - )? */, "", nm)
-			sub(/ # SKIP.*$/, "", nm)
-			if (bad || !(num in want) || want[num] != nm) {
-				if (!bad)
-					print "result " num " \"" nm "\" is not the course checker'"'"'s" > "/dev/stderr"
-				if ($1 == "ok")
-					$0 = "not " $0
-			}
-		}
-		{ print }' "$1"
-}
-
-# wb_status_name RC: the grade's status for vm/lab.sh's exit status.
-wb_status_name() {
-	case $1 in
-	0) echo pass ;;
-	3) echo oops ;;
-	4) echo timeout ;;
-	6) echo build-error ;;
-	invalid) echo invalid-submission ;;
-	*) echo fail ;;
-	esac
 }
 
 if [ "${1:-}" = --one ]; then

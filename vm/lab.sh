@@ -55,15 +55,15 @@ trap 'wb_kill_rundir "$rundir"; exit 130' INT TERM
 # could not be built. The lab's own modules and host-built parts are
 # built against the tree too: the lock is held until they are done.
 wb_klock
-WB_KLOCKED=1 "$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit 6
-"$WB_ROOT/vm/initramfs.sh" || exit 6
+WB_KLOCKED=1 "$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit "$WB_EXIT_BUILD_ERROR"
+"$WB_ROOT/vm/initramfs.sh" || exit "$WB_EXIT_BUILD_ERROR"
 wb_rundir_kernel "$rundir"
 
 # ---- the lab's modules and programs -----------------------------------
 
 # guest_cc NAME SRC WHAT FLAGS...: build a guest program into $build,
 # with the manifest's LDLIBS and the workbook's guest headers
-# (vm/guest/include); on failure show the compiler and exit 6.
+# (vm/guest/include); on failure show the compiler and exit with WB_EXIT_BUILD_ERROR.
 guest_cc() {
 	name=$1 src=$2 what=$3
 	shift 3
@@ -73,7 +73,7 @@ guest_cc() {
 		$(wb_manifest "$lab" LDLIBS) 2>"$build/$name.log"; then
 		wb_say "error: $what does not build; the compiler said:"
 		head -n 40 "$build/$name.log" >&2
-		exit 6
+		exit "$WB_EXIT_BUILD_ERROR"
 	fi
 }
 
@@ -90,7 +90,7 @@ bpf_cc() {
 		-c "$2" -o "$build/$1.o" 2>"$build/$1.log"; then
 		wb_say "error: BPF program $1 does not build; clang said:"
 		head -n 40 "$build/$1.log" >&2
-		exit 6
+		exit "$WB_EXIT_BUILD_ERROR"
 	fi
 }
 
@@ -136,7 +136,7 @@ wb_lab_files "$lab" | while read -r path kind; do
 		if ! wb_kbuild_module "$name" "$src" "$mdir"; then
 			wb_say "error: module $name does not build; the compiler said:"
 			grep -v -e '^make' -e '^  [A-Z]' "$mdir/build.log" | compiler_said 40
-			exit 6
+			exit "$WB_EXIT_BUILD_ERROR"
 		fi
 		# A warning does not stop the build, but the student should
 		# see it (and the lab's checker may read build.log in /build).
@@ -156,7 +156,7 @@ wb_lab_files "$lab" | while read -r path kind; do
 		;;
 	*) wb_die "lab $lab: unknown kind '$kind' for $path (tree, module, prog, bpf, ktool or kfile)" ;;
 	esac
-done || exit 6
+done || exit "$WB_EXIT_BUILD_ERROR"
 # A lab may build more on the host (a test program from the tree, say):
 # HOSTBUILD names a script of its folder, run as "sh SCRIPT BUILD". It
 # finds the variant's own files in $WB_LAB_SRC, may keep work between
@@ -176,7 +176,7 @@ if [ -n "$hostbuild" ]; then
 		sh "$(wb_lab_dir "$lab")/$hostbuild" "$build" >"$build/hostbuild.log" 2>&1; then
 		wb_say "error: $hostbuild failed; its last lines:"
 		tail -n 40 "$build/hostbuild.log" >&2
-		exit 6
+		exit "$WB_EXIT_BUILD_ERROR"
 	fi
 fi
 mkdir -p "$build/out"
@@ -199,8 +199,8 @@ timeout=${WB_TIMEOUT:-$(wb_manifest "$lab" TIMEOUT)}
 # verdict skips the reports that match it, and no other.
 WB_EXPECT_OOPS=$(wb_manifest "$lab" EXPECT_OOPS)
 if [ -n "$WB_EXPECT_OOPS" ]; then
-	WB_OOPS=
-	export WB_OOPS
+	WB_EXIT_OOPS=
+	export WB_EXIT_OOPS
 fi
 export WB_EXPECT_OOPS
 # A tour's negative run tells its checker to expect what must not be.
@@ -235,20 +235,21 @@ if [ "$mode" != shell ]; then
 	elif [ "$rc" -le 1 ] && score=$(wb_points "$lab" "$rundir/ktap"); then
 		points=", ${score% *} of ${score#* } points"
 	fi
-	if [ "$rc" = 0 ]; then
-		wb_say "lab $lab ($variant): the checker passed ($(grep -c '^ok ' "$rundir/ktap") ok$points)"
-	elif [ "$rc" -lt 3 ] || [ "$rc" -gt 5 ]; then
+	# "TOTAL PASS FAIL SKIP"
+	counts=$(wb_ktap count "$rundir/ktap")
+	total=${counts%% *} passing=${counts#* }
+	passing=${passing%% *}
+	if [ "$rc" = "$WB_EXIT_PASS" ]; then
+		wb_say "lab $lab ($variant): the checker passed ($passing ok$points)"
+	elif [ "$rc" = "$WB_EXIT_FAIL" ]; then
 		wb_say "lab $lab ($variant): the checker failed${points:+ (${points#, })}:"
-		awk '/^not ok/ { p = 1; print; next } /^#/ && p { print; next } { p = 0 }' \
-			"$rundir/ktap" | sed 's/^/    /' >&2
+		wb_ktap failures "$rundir/ktap" | sed 's/^/    /' >&2
 	fi
 fi
 # WB_PROGRESS=1 (make start): where the student is, not a grade. The run
 # succeeds when the lab booted and its checker reported in full, however
 # many checks pass; a crash, a timeout or a broken report still fail.
 if [ "${WB_PROGRESS:-0}" = 1 ] && [ "$rc" -le 1 ] && [ ! -f "$rundir/ktap.broken" ]; then
-	total=$(grep -cE '^(not )?ok ' "$rundir/ktap" || :)
-	passing=$(grep -c '^ok ' "$rundir/ktap" || :)
 	wb_say ""
 	wb_say "Where you are: lab $lab booted in the VM, its guided steps ran, and $passing of $total checks pass${points}."
 	next=

@@ -27,10 +27,8 @@ WB_BUILD_LIMIT=${WB_BUILD_LIMIT:-300}
 WB_GUESTROOT=$WB_CACHE/guestroot
 # The marker every guest-side script looks for on the kernel command line.
 WB_MARKER=wb.vm=kernel-workbook
-# What a boot may leave running, by pid file in its run folder
-# (RUNDIR/NAME.pid): QEMU, the timeout(1) around it, gdb, and the
-# service that changes a CD drive's media (wb_media_service).
-WB_PIDFILES="qemu gdb timeout media"
+# A run's outcome: statuses, run folder, the KTAP reader.
+. "$WB_ROOT/vm/verdict.sh"
 
 wb_say() {
 	printf '%s\n' "$*" >&2
@@ -162,25 +160,7 @@ wb_manifest() {
 # Fails, saying so, when POINTS lists another number of results than the
 # report planned.
 wb_points() {
-	awk -v pts="$(wb_manifest "$1" POINTS)" '
-		BEGIN { np = split(pts, p, " ") }
-		/^1\.\.[0-9]+$/ && !plan { plan = substr($0, 4) + 0; next }
-		/^(not )?ok [0-9]+( |$)/ {
-			n++
-			w = np ? p[n] + 0 : 1
-			if ($0 ~ / # SKIP( |$)/)
-				next
-			max += w
-			if ($1 == "ok")
-				got += w
-		}
-		END {
-			if (np && np != plan) {
-				printf "POINTS lists %d results, the checker planned %d\n", np, plan > "/dev/stderr"
-				exit 1
-			}
-			printf "%d %d\n", got, max
-		}' "$2"
+	wb_ktap points "$2" "$(wb_manifest "$1" POINTS)"
 }
 
 # wb_klock: hold the kernel tree's lock on file descriptor 9 until the

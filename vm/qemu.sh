@@ -32,7 +32,7 @@ wb_qemu_args() {
 		-display none -no-reboot \
 		-sandbox "on,obsolete=deny,elevateprivileges=$elevate,spawn=deny,resourcecontrol=deny" \
 		-kernel "$rundir/vmlinux" -initrd "$WB_INITRAMFS" \
-		-append "console=ttyS0 nokaslr panic=-1 ${WB_OOPS-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows ${WB_CMDLINE:-}" \
+		-append "console=ttyS0 nokaslr panic=-1 ${WB_EXIT_OOPS-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows ${WB_CMDLINE:-}" \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" \
 		-pidfile "$rundir/qemu.pid"
 	# What the guest sees of the host, and nothing else: its root folder
@@ -397,8 +397,8 @@ wb_boot() {
 		fi
 		# Ctrl-a x, or 'exit' in the guest, end a shell normally; QEMU
 		# stopped by a signal from outside does not.
-		wb_qemu_failed "$rundir" "$rc" && return 5
-		wb_killed_from_outside "$rundir" "$rc" && return 5
+		wb_qemu_failed "$rundir" "$rc" && return "$WB_EXIT_NO_VERDICT"
+		wb_killed_from_outside "$rundir" "$rc" && return "$WB_EXIT_NO_VERDICT"
 		wb_qemu_err "$rundir"
 		return 0
 	fi
@@ -578,29 +578,29 @@ wb_verdict() {
 	if [ -n "$crash" ]; then
 		wb_say "error: the guest kernel crashed (console: $log):"
 		printf '%s\n' "$crash" >&2
-		return 3
+		return "$WB_EXIT_OOPS"
 	fi
 	if [ -f "$rundir/over-budget" ]; then
 		echo "over budget" >"$rundir/ktap.broken"
 		wb_say "error: the guest wrote more than the harness keeps (console log over ${WB_CONSOLE_LIMIT:-16777216} bytes, or /build/out and the checker's report over ${WB_OUT_LIMIT:-65536} KiB) and was stopped: counted as failed. Last console lines:"
 		wb_console_tail "$log"
-		return 1
+		return "$WB_EXIT_FAIL"
 	fi
 	if [ -f "$rundir/noboot" ]; then
 		wb_say "error: the guest did not boot within ${WB_BOOT_LIMIT:-60} s and was stopped. With ACCEL=kvm on a machine where KVM hangs, use ACCEL=tcg. Last console lines:"
 		wb_console_tail "$log"
-		return 4
+		return "$WB_EXIT_TIMEOUT"
 	fi
 	if [ -f "$rundir/timed-out" ]; then
 		wb_say "error: the guest did not finish within $limit s (the lab's TIMEOUT); it was killed. Last console lines:"
 		wb_console_tail "$log"
-		return 4
+		return "$WB_EXIT_TIMEOUT"
 	fi
-	wb_qemu_failed "$rundir" "$rc" && return 5
+	wb_qemu_failed "$rundir" "$rc" && return "$WB_EXIT_NO_VERDICT"
 	if wb_killed_from_outside "$rundir" "$rc"; then
 		wb_say "last console lines:"
 		wb_console_tail "$log"
-		return 5
+		return "$WB_EXIT_NO_VERDICT"
 	fi
 	# The verdict comes from the channel that only the guest's init and
 	# session write (vm/guest/init), never from the console: anything in
@@ -610,41 +610,30 @@ wb_verdict() {
 		wb_say "error: the guest stopped without a verdict (QEMU exit status $rc): the session did not reach its end, so it was killed, or the guest powered off early. Last console lines:"
 		wb_console_tail "$log"
 		wb_qemu_err "$rundir"
-		return 5
+		return "$WB_EXIT_NO_VERDICT"
 	fi
 	sed -n 's/^steps-end //p' "$v" >"$rundir/steps.status"
 	if ! grep -qx check-begin "$v"; then
 		status=$(sed -n 's/^status //p' "$v" | tail -n 1)
-		return "${status:-5}"
+		return "${status:-$WB_EXIT_NO_VERDICT}"
 	fi
 	sed -n 's/^K //p' "$v" >"$rundir/ktap"
 	cstatus=$(sed -n 's/^check-status //p' "$v")
-	# The report must be whole: a plan first, then exactly that many
-	# results, numbered in order, then the checker's own exit.
-	short=$(awk '
-		/^1\.\.[0-9]+$/ && !seen { plan = substr($0, 4) + 0; seen = 1; next }
-		/^(not )?ok [0-9]+( |$)/ {
-			n++
-			num = ($1 == "not") ? $3 : $2
-			if (num + 0 != n && !bad) bad = "result " n " is numbered " num
-		}
-		END {
-			if (!seen) print "no plan"
-			else if (bad) print bad
-			else if (n != plan) print "planned " plan ", reported " n
-		}' "$rundir/ktap")
+	# The report must be whole (wb_ktap check), then the checker's own
+	# exit.
+	short=$(wb_ktap check "$rundir/ktap")
 	if [ -z "$cstatus" ] || [ -n "$short" ]; then
 		echo "${short:-no exit status}" >"$rundir/ktap.broken"
 		wb_say "error: the checker's report is not whole (${short:-no exit status}; the checker's exit status: ${cstatus:-none}): it was stopped or killed midway, or something else wrote into its output. This counts as a failure."
-		return 1
+		return "$WB_EXIT_FAIL"
 	fi
 	if [ "$cstatus" = 0 ] && grep -q '^not ok ' "$rundir/ktap"; then
 		wb_say "error: the checker exited with status 0 but reported a failure: counted as failed"
-		return 1
+		return "$WB_EXIT_FAIL"
 	fi
 	case $cstatus in
 	0 | 1) return "$cstatus" ;;
 	esac
 	wb_say "error: the checker exited with status $cstatus (a checker exits 0 or 1): counted as failed"
-	return 1
+	return "$WB_EXIT_FAIL"
 }

@@ -1,0 +1,200 @@
+#!/bin/sh
+# The outcome of a run, without a kernel or a VM: vm/verdict.sh's KTAP
+# reader on reports of every shape, the status table against README.md,
+# and wb_verdict (vm/qemu.sh) on run folders made here as a boot leaves
+# them: a whole report, a short plan, results out of order, a killed
+# checker, a crash, a timeout, a forged record, QEMU failing on its own.
+set -u
+. "$(dirname "$0")/lib.sh"
+. "$WB_ROOT/vm/qemu.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# report NAME LINE...: a report file, one argument per line.
+report() {
+	local f
+	f=$tmp/$1.ktap
+	shift
+	printf '%s\n' "$@" >"$f"
+}
+# t_out DESCRIPTION EXPECTED COMMAND...: the command prints EXPECTED.
+t_out() {
+	local d want seen
+	d=$1 want=$2
+	shift 2
+	seen=$("$@" 2>&1)
+	if [ "$seen" = "$want" ]; then
+		t_ok "$d"
+	else
+		t_fail "$d" "expected: $want" "seen: $seen"
+	fi
+}
+
+# ---- the reader ------------------------------------------------------------
+
+report whole 'KTAP version 1' '1..3' 'ok 1 first' '[   12.3] a kernel message' \
+	'not ok 2 second' '# expected: 2' '# seen: 3' 'ok 3 third # SKIP no such device' \
+	'# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0'
+t_out "a whole report with a failure, a skip and kernel lines between is whole" "" \
+	wb_ktap check "$tmp/whole.ktap"
+t_out "its counts: 3 results, 1 pass, 1 fail, 1 skip" "3 1 1 1" wb_ktap count "$tmp/whole.ktap"
+t_out "its failures: the not ok line and its diagnostics, not the totals" \
+	"$(printf '%s\n' 'not ok 2 second' '# expected: 2' '# seen: 3')" wb_ktap failures "$tmp/whole.ktap"
+t_out "its names: the plan, then number and name (no SKIP directive)" \
+	"$(printf '%s\n' '1..3' '1 first' '2 second' '3 third')" wb_ktap names "$tmp/whole.ktap"
+t_out "points by POINTS: 2 of 5 (the skipped 3 counts neither way)" "2 5" \
+	wb_ktap points "$tmp/whole.ktap" "2 3 3"
+t_out "points without POINTS: one each" "1 2" wb_ktap points "$tmp/whole.ktap" ""
+if wb_ktap points "$tmp/whole.ktap" "1 1" >/dev/null 2>"$tmp/pts.err"; then
+	t_fail "POINTS with another count than the plan is an error" "failure" "success"
+else
+	t_grep "POINTS with another count than the plan is an error" 'POINTS lists 2 results, the checker planned 3' \
+		"$tmp/pts.err"
+fi
+
+report short 'KTAP version 1' '1..3' 'ok 1 first' 'ok 2 second'
+t_out "a short report (a checker killed midway) is not whole" "planned 3, reported 2" \
+	wb_ktap check "$tmp/short.ktap"
+report order 'KTAP version 1' '1..3' 'ok 1 first' 'ok 3 third' 'ok 2 second'
+t_out "results out of order are not whole" "result 2 is numbered 3" wb_ktap check "$tmp/order.ktap"
+report last 'KTAP version 1' 'ok 1 first' 'ok 2 second' '1..2'
+t_out "a plan printed last is not whole (make lab and make check agree)" \
+	"result 1 comes before any plan" wb_ktap check "$tmp/last.ktap"
+report noplan 'KTAP version 1' 'ok 1 first'
+t_out "no plan is not whole" "result 1 comes before any plan" wb_ktap check "$tmp/noplan.ktap"
+report nover '1..1' 'ok 1 first'
+t_out "no version line is not whole" "no KTAP version line" wb_ktap check "$tmp/nover.ktap"
+report lie 'KTAP version 1' '1..2' 'ok 1 first' 'not ok 2 second' \
+	'# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:0 error:0'
+t_out "totals that do not add up are not whole" "its # Totals line does not add up to its results" \
+	wb_ktap check "$tmp/lie.ktap"
+report nested 'KTAP version 1' '1..2' '  KTAP version 1' '  1..3' '  ok 1 inner' '  ok 2 inner' \
+	'  ok 3 inner' 'ok 1 outer' 'ok 2 outer'
+t_out "a subtest's indented lines do not count at the top level" "2 2 0 0" wb_ktap count "$tmp/nested.ktap"
+t_out "and the report with a subtest is whole" "" wb_ktap check "$tmp/nested.ktap"
+: >"$tmp/empty.ktap"
+t_out "an empty report counts nothing" "0 0 0 0" wb_ktap count "$tmp/empty.ktap"
+
+# The course's names: a forged result earns nothing, a forged plan
+# fails every result.
+wb_ktap names "$tmp/whole.ktap" >"$tmp/names"
+report forged 'KTAP version 1' '1..3' 'ok 1 first' 'ok 2 all good' 'ok 3 third'
+wb_ktap course "$tmp/forged.ktap" "$tmp/names" >"$tmp/forged.course" 2>"$tmp/forged.err"
+t_out "a result under another name than the course checker's becomes not ok" "3 2 1 0" \
+	wb_ktap count "$tmp/forged.course"
+t_grep "and the grader says which" 'result 2 "all good" is not the course checker' "$tmp/forged.err"
+report plan9 'KTAP version 1' '1..1' 'ok 1 first'
+wb_ktap course "$tmp/plan9.ktap" "$tmp/names" >"$tmp/plan9.course" 2>"$tmp/plan9.err"
+t_out "a plan that is not the course checker's fails every result" "1 0 1 0" wb_ktap count "$tmp/plan9.course"
+
+wb_ktap junit "$tmp/whole.ktap" 'lab<0>' fail /dev/null >"$tmp/j1.xml"
+echo 'the end of the log & <more>' >"$tmp/log"
+wb_ktap junit "$tmp/empty.ktap" lab0 timeout "$tmp/log" >"$tmp/j2.xml"
+if python3 -c 'import sys, xml.dom.minidom as m; [m.parse(f) for f in sys.argv[1:]]' \
+	"$tmp/j1.xml" "$tmp/j2.xml" 2>"$tmp/xml.err" &&
+	grep -q '<failure message="second">expected: 2' "$tmp/j1.xml" && grep -q '<skipped/>' "$tmp/j1.xml" &&
+	grep -q 'failure message="timeout">the end of the log &amp; &lt;more&gt;' "$tmp/j2.xml"; then
+	t_ok "JUnit: one case per result (failures with diagnostics, skips), or one failed case with the log"
+else
+	t_fail "JUnit: one case per result, or one failed case with the log" "$(cat "$tmp/xml.err" "$tmp/j1.xml" "$tmp/j2.xml")"
+fi
+
+# ---- the statuses ----------------------------------------------------------
+
+# words FIELD N...: wb_status FIELD of each N, on one line.
+words() {
+	local f n out
+	f=$1 out=
+	shift
+	for n in "$@"; do
+		out="$out${out:+ }$(wb_status "$f" "$n")"
+	done
+	echo "$out"
+}
+t_out "status words, 0 to 6" "pass fail usage oops timeout no-verdict build-error" words word 0 1 2 3 4 5 6
+t_out "make grade's statuses, 0 to 6 and a refused submission" \
+	"pass fail fail oops timeout fail build-error invalid-submission" words grade 0 1 2 3 4 5 6 invalid
+# README.md's table says what the harness's table says (the book shows
+# README.md's).
+awk -F '|' '/^\| [0-6] \|/ { gsub(/`/, ""); gsub(/^ +| +$/, "", $2); gsub(/^ +| +$/, "", $3); print $2 "\t" $3 }' \
+	"$WB_ROOT/README.md" >"$tmp/readme.statuses"
+printf '%s\n' "$WB_STATUSES" | awk -F '\t' '{ print $1 "\t" $4 }' >"$tmp/harness.statuses"
+if cmp -s "$tmp/readme.statuses" "$tmp/harness.statuses"; then
+	t_ok "README.md's exit-status table is vm/verdict.sh's"
+else
+	t_fail "README.md's exit-status table is vm/verdict.sh's" "$(diff "$tmp/harness.statuses" "$tmp/readme.statuses")"
+fi
+
+# ---- wb_verdict on run folders ---------------------------------------------
+
+# rundir NAME: an empty run folder as a boot leaves it.
+rundir() {
+	mkdir -p "$tmp/run/$1/verdict"
+	: >"$tmp/run/$1/console.log"
+	: >"$tmp/run/$1/qemu.err"
+	echo tcg >"$tmp/run/$1/accel"
+}
+# channel NAME KTAP-FILE CHECK-STATUS: what the guest's session writes.
+channel() {
+	{
+		echo steps-begin
+		echo "steps-end 0"
+		echo check-begin
+		sed 's/^/K /' "$2"
+		[ -z "$3" ] || echo "check-status $3"
+		echo check-end
+		echo end
+	} >"$tmp/run/$1/verdict/verdict"
+}
+# verdict NAME QEMU-STATUS: wb_verdict's status, its words in NAME.out.
+verdict() {
+	local rc
+	rc=0
+	wb_verdict "$tmp/run/$1" "$2" 60 2>"$tmp/run/$1.out" || rc=$?
+	echo "$rc"
+}
+report pass 'KTAP version 1' '1..1' 'ok 1 first'
+rundir pass
+channel pass "$tmp/pass.ktap" 0
+t_out "a whole passing report from the channel: status 0" 0 verdict pass 0
+rundir fail
+channel fail "$tmp/whole.ktap" 1
+t_out "a whole failing report: status 1" 1 verdict fail 0
+t_out "and the report is kept in the run folder" "3 1 1 1" wb_ktap count "$tmp/run/fail/ktap"
+rundir short
+channel short "$tmp/short.ktap" 1
+t_out "a short plan: status 1" 1 verdict short 0
+t_grep "and the report is marked not whole, with why" 'planned 3, reported 2' "$tmp/run/short/ktap.broken"
+rundir order
+channel order "$tmp/order.ktap" 0
+t_out "results out of order: status 1" 1 verdict order 0
+rundir killed
+channel killed "$tmp/pass.ktap" ''
+t_out "a checker killed before its exit status: status 1" 1 verdict killed 0
+t_grep "said as a report that is not whole" 'not whole \(no exit status' "$tmp/run/killed.out"
+rundir liar
+channel liar "$tmp/whole.ktap" 0
+t_out "a checker that exits 0 with a not ok: status 1" 1 verdict liar 0
+rundir crash
+channel crash "$tmp/pass.ktap" 0
+printf '%s\n' '[    3.1] BUG: kernel NULL pointer dereference, address: 0000000000000000' \
+	'[    3.1] RIP: 0010:oopsmod_init+0x5/0x20 [oopsmod]' >"$tmp/run/crash/console.log"
+t_out "a crash on the console, whatever the channel says: status 3" 3 verdict crash 0
+t_grep "with the kernel's text" 'RIP: 0010:oopsmod_init' "$tmp/run/crash.out"
+rundir slow
+touch "$tmp/run/slow/timed-out"
+t_out "a run past its time limit: status 4" 4 verdict slow 124
+rundir forged
+printf '%s\n' WB-CHECK-BEGIN '1..1' 'ok 1 forged' WB-CHECK-END 'WB-STATUS 0' >"$tmp/run/forged/console.log"
+printf '%s\n' steps-begin >"$tmp/run/forged/verdict/verdict"
+t_out "a verdict forged on the console, the channel cut short: status 5" 5 verdict forged 0
+rundir abort
+echo 'qemu-system-x86_64: error: failed to set MSR 0x10a to 0x0' >"$tmp/run/abort/qemu.err"
+echo kvm >"$tmp/run/abort/accel"
+t_out "QEMU aborting on its own: status 5" 5 verdict abort 134
+t_grep "named as QEMU failing, with what to try" 'QEMU itself failed.*|ACCEL=tcg' "$tmp/run/abort.out"
+rundir killedqemu
+echo 'qemu-system-x86_64: terminating on signal 15 from pid 4242 (kill)' >"$tmp/run/killedqemu/qemu.err"
+t_out "QEMU stopped by a signal from outside: status 5" 5 verdict killedqemu 143
+t_grep "said as such" 'from outside the harness' "$tmp/run/killedqemu.out"
+t_done

@@ -1,0 +1,208 @@
+# shellcheck shell=sh
+# shellcheck disable=SC2034
+# The outcome of a run, owned here and nowhere else: the exit statuses
+# and their words, the run folder's file names, and the one reader of a
+# checker's KTAP report (Documentation/dev-tools/ktap.rst). vm/lab.sh,
+# vm/qemu.sh, vm/grade.sh, tests/check-lab.sh and tests/soak.sh ask it;
+# none of them parses a report or maps a status on its own. Sourced by
+# vm/lib.sh; needs only sh and awk (tests/t-05-verdict.sh runs it with no
+# kernel and no VM).
+
+# ---- exit statuses ------------------------------------------------------
+
+# One line per status of vm/lab.sh (make lab, make check's runs): the
+# number, its word for people, its status in make grade, its meaning.
+# README.md's table and the book's are this table.
+WB_STATUSES='0	pass	pass	the checker passed: every check ok, its report whole
+1	fail	fail	the checker failed: a not ok, or a report that is not whole (no plan, fewer results than planned, results out of order: a checker killed midway, or something else writing into its output)
+2	usage	fail	unknown lab, or a wrong setting (ACCEL, N)
+3	oops	oops	the guest kernel crashed (an oops or panic the lab does not expect)
+4	timeout	timeout	the guest did not boot, or did not finish within the lab'"'"'s TIMEOUT
+5	no-verdict	fail	no verdict: the session in the guest was killed before its end, the guest powered off early, QEMU itself failed, or QEMU was stopped by a signal from outside the harness
+6	build-error	build-error	the lab did not build (the compiler'"'"'s message is printed)'
+
+# Their names, for the code that returns them.
+WB_EXIT_PASS=0 WB_EXIT_FAIL=1 WB_EXIT_USAGE=2 WB_EXIT_OOPS=3 WB_EXIT_TIMEOUT=4 WB_EXIT_NO_VERDICT=5 WB_EXIT_BUILD_ERROR=6
+
+# wb_status FIELD N: the word (FIELD word), the grade's status (grade)
+# or the meaning (meaning) of status N. make grade's own "invalid" (a
+# submission it would not take) is invalid-submission.
+wb_status() {
+	local col
+	case $1 in word) col=2 ;; grade) col=3 ;; meaning) col=4 ;; *) return 2 ;; esac
+	if [ "$2" = invalid ]; then
+		echo invalid-submission
+		return 0
+	fi
+	printf '%s\n' "$WB_STATUSES" | awk -F '\t' -v n="$2" -v c="$col" '
+		$1 == n { print $c; found = 1 } END { if (!found) print (c == 3 ? "fail" : "unknown") }'
+}
+
+# ---- the run folder -----------------------------------------------------
+
+# What a run folder holds (WB_RUN_DIR, or $WB_CACHE/run/LAB.PID). The
+# harness writes each file and reads it back through these names.
+#   console.log    the guest's console, as QEMU logged it
+#   qemu.err       QEMU's own messages
+#   accel          the accelerator of the boot (tcg or kvm)
+#   verdict/       the verdict channel, written only by the guest's init
+#                  and session (vm/guest/init): steps-end, check-begin,
+#                  "K <line>" per line of the report, check-status, end
+#   ktap           the checker's report, taken from the channel
+#   ktap.broken    why the report is not whole (absent when it is)
+#   steps.status   the guided steps' exit status; steps.txt their output
+#   gdb.log        gdb's output, with WB_GDB_SCRIPT
+#   noboot, timed-out, over-budget   markers of the watchdog and timeout
+#   qemu.pid, gdb.pid, timeout.pid, media.pid   what wb_kill_rundir stops
+#   control.{in,out}, monitor.{in,out}, gdb.sock   QEMU's FIFOs and socket
+#   vmlinux, modules/   the kernel the VM booted, while it runs
+# What a boot may leave running, by pid file in its run folder: QEMU,
+# the timeout(1) around it, gdb, and the service that changes a CD
+# drive's media (wb_media_service).
+WB_PIDFILES="qemu gdb timeout media"
+
+# ---- the KTAP reader ----------------------------------------------------
+
+# wb_ktap MODE FILE [ARG...]: read a checker's report. Only top-level
+# lines count (a subtest's lines are indented); any other line may come
+# anywhere (the console mixes the kernel's messages in). A report is
+# whole when it has the version line, the plan 1..N before any result,
+# then exactly N results numbered 1 to N in order, and, if it has
+# kselftest's "# Totals:" line, totals that add up to them. MODE:
+#   check          prints why the report is not whole and fails, or
+#                  prints nothing
+#   count          "TOTAL PASS FAIL SKIP" (a SKIP result is "ok ... # SKIP")
+#   names          the plan line, then "N NAME" for each result
+#   failures       each not ok line and the diagnostics that follow it
+#   passes         each ok line (SKIP results included)
+#   points POINTS  "EARNED MAX": each result is worth its entry of POINTS
+#                  (one each without), a SKIP counts neither way; fails
+#                  when POINTS has another number of entries than the plan
+#   course NAMES   the report with every result whose number and name are
+#                  not those of NAMES (the output of names for the
+#                  course's checker) turned into not ok, and all of them
+#                  when the plan differs; says which on stderr
+#   junit LAB STATUS LOG   a JUnit <testsuite>, one case per result; no
+#                  result at all is one failed case with LOG's last lines
+wb_ktap() {
+	local mode file
+	mode=$1 file=$2
+	shift 2
+	awk -v mode="$mode" -v arg1="${1:-}" -v arg2="${2:-}" -v arg3="${3:-}" '
+		function esc(s) {
+			gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s)
+			gsub(/>/, "\\&gt;", s); gsub(/"/, "\\&quot;", s)
+			return s
+		}
+		BEGIN {
+			if (mode == "course")
+				while ((getline l < arg1) > 0) {
+					if (l ~ /^1\.\./) { rplan = l; continue }
+					k = l; sub(/ .*/, "", k)
+					want[k] = substr(l, length(k) + 2)
+				}
+		}
+		$0 == "KTAP version 1" && !version { version = 1 }
+		/^1\.\.[0-9]+$/ && !seen {
+			seen = 1
+			if (n) bad = bad ? bad : "the plan comes after result " n
+			plan = substr($0, 4) + 0
+			if (mode == "names") print
+			if (mode == "course" && $0 != rplan) {
+				print "plan " $0 ", the course checker plans " substr(rplan, 4) > "/dev/stderr"
+				foreign = 1
+			}
+		}
+		/^(not )?ok [0-9]+( |$)/ {
+			n++
+			num = ($1 == "not") ? $3 : $2
+			if (num + 0 != n && !bad) bad = "result " n " is numbered " num
+			if (!seen && !bad) bad = "result " n " comes before any plan"
+			nm = $0
+			sub(/^(not )?ok [0-9]+( - )? */, "", nm)
+			isskip = (nm ~ / # SKIP( |$)/)
+			sub(/ # SKIP.*$/, "", nm)
+			name[n] = nm; failed[n] = ($1 == "not"); skipped[n] = isskip && !failed[n]
+			if (failed[n]) nfail++
+			else if (skipped[n]) nskip++
+			else npass++
+			if (mode == "names") print num, nm
+			if (mode == "failures") { infail = failed[n]; if (infail) print }
+			if (mode == "passes" && !failed[n]) print
+			if (mode == "course") {
+				if (foreign || !(num in want) || want[num] != nm) {
+					if (!foreign)
+						print "result " num " \"" nm "\" is not the course checker'"'"'s" > "/dev/stderr"
+					if ($1 == "ok") $0 = "not " $0
+				}
+				print
+			}
+			next
+		}
+		/^# Totals: / {
+			totals = 1
+			for (i = 3; i <= NF; i++) {
+				split($i, kv, ":")
+				tsum += kv[2]
+				if (kv[1] == "fail") tfail = kv[2] + 0
+			}
+			if (mode == "course") print
+			next
+		}
+		/^#/ && n {
+			if (mode == "failures" && infail) print
+			diag[n] = diag[n] substr($0, 3) "\n"
+		}
+		!/^#/ { infail = 0 }
+		mode == "course" { print }
+		END {
+			if (!bad && !version) bad = "no KTAP version line"
+			if (!bad && !seen) bad = "no plan"
+			if (!bad && n != plan) bad = "planned " plan ", reported " n
+			if (!bad && totals && (tsum != n || tfail != nfail + 0))
+				bad = "its # Totals line does not add up to its results"
+			if (mode == "check") {
+				if (bad) { print bad; exit 1 }
+				exit 0
+			}
+			if (mode == "count") printf "%d %d %d %d\n", n, npass, nfail, nskip
+			if (mode == "points") {
+				np = split(arg1, p, " ")
+				if (np && np != plan) {
+					printf "POINTS lists %d results, the checker planned %d\n", np, plan > "/dev/stderr"
+					exit 1
+				}
+				for (i = 1; i <= n; i++) {
+					w = np ? p[i] + 0 : 1
+					if (skipped[i]) continue
+					max += w
+					if (!failed[i]) got += w
+				}
+				printf "%d %d\n", got, max
+			}
+			if (mode == "junit") {
+				lab = arg1; status = arg2
+				if (!n) {
+					while ((getline l < arg3) > 0) tail[++t] = l
+					for (i = (t > 25 ? t - 24 : 1); i <= t; i++) why = why tail[i] "\n"
+					printf "  <testsuite name=\"%s\" tests=\"1\" failures=\"%d\">\n", esc(lab), status != "pass"
+					printf "    <testcase classname=\"%s\" name=\"%s: run\">\n", esc(lab), esc(lab)
+					if (status != "pass")
+						printf "      <failure message=\"%s\">%s</failure>\n", esc(status), esc(why)
+					print "    </testcase>"
+					print "  </testsuite>"
+					exit 0
+				}
+				printf "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\">\n", esc(lab), n, nfail
+				for (i = 1; i <= n; i++) {
+					printf "    <testcase classname=\"%s\" name=\"%s\">\n", esc(lab), esc(name[i])
+					if (failed[i])
+						printf "      <failure message=\"%s\">%s</failure>\n", esc(name[i]), esc(diag[i])
+					else if (skipped[i])
+						print "      <skipped/>"
+					print "    </testcase>"
+				}
+				print "  </testsuite>"
+			}
+		}' "$file"
+}
