@@ -16,7 +16,7 @@
 # minutes here); later ones reuse it.
 set -u
 . "$(dirname "$0")/lib.sh"
-t_plan 14
+t_plan 15
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$WB_CACHE/grade/student-clone" "$WB_CACHE/grade/course-clone"' EXIT
 scache=${WB_STUDENT_CACHE:-$WB_CACHE/student-repo}

@@ -138,8 +138,53 @@ wb_lab_require() {
 	if [ -z "$1" ] || [ ! -f "$WB_LABS/$1/lab.mk" ]; then
 		printf "error: unknown lab '%s'. The labs are:\n" "$1" >&2
 		wb_lab_list >&2
-		exit 2
+		exit "$WB_EXIT_USAGE"
 	fi
+	wb_lab_check "$WB_LABS/$1" >&2 || exit "$WB_EXIT_USAGE"
+}
+
+# The keys a lab.mk may set, and what each must hold (docs/authoring.rst
+# describes them).
+WB_MANIFEST_KEYS="CHAPTER TITLE TIMEOUT FILES POINTS KIND DEVICES EXPECT_OOPS HOSTBUILD LDLIBS KTOOL_CFLAGS KTOOL_INCLUDES"
+
+# wb_lab_check DIR: the lab.mk of the lab folder DIR, read once and
+# checked whole: every line a comment, blank or "KEY := value" of a
+# known key, no key twice, CHAPTER, TITLE, TIMEOUT and FILES present,
+# and each value of the form its key needs (FILES as path:kind, POINTS
+# and TIMEOUT numbers, KIND tour, DEVICES cdrom, HOSTBUILD a file of the
+# lab). Prints each error as FILE:LINE: what, and fails if there is one.
+wb_lab_check() {
+	awk -v keys="$WB_MANIFEST_KEYS" -v dir="$1" '
+		function err(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg; bad = 1 }
+		BEGIN { n = split(keys, k, " "); for (i = 1; i <= n; i++) known[k[i]] = 1 }
+		/^[[:space:]]*(#|$)/ { next }
+		!/^[A-Z_0-9]+[[:space:]]*:?=/ { err("not a line of the form KEY := value: " $0); next }
+		{
+			key = $0; sub(/[[:space:]]*:?=.*/, "", key)
+			val = $0; sub(/^[^=]*=[[:space:]]*/, "", val); sub(/[[:space:]]+$/, "", val)
+			if (!(key in known)) { err("unknown key " key " (known: " keys ")"); next }
+			if (key in seen) err(key " is set twice (first on line " seen[key] ")")
+			seen[key] = FNR
+			if (key == "CHAPTER" && val !~ /^(front|tests|[0-9][0-9])$/)
+				err("CHAPTER is front or the two digits of a chapter, not \"" val "\"")
+			if (key == "TIMEOUT" && val !~ /^[0-9]+$/) err("TIMEOUT is a number of seconds, not \"" val "\"")
+			if (key == "POINTS" && val !~ /^[0-9]+( +[0-9]+)*$/) err("POINTS is a list of whole numbers, not \"" val "\"")
+			if (key == "KIND" && val != "tour") err("KIND is tour (or absent), not \"" val "\"")
+			if (key == "DEVICES" && val !~ /^(cdrom)?$/) err("DEVICES knows cdrom only, not \"" val "\"")
+			if (key == "HOSTBUILD" && (getline l < (dir "/" val)) < 0) err("HOSTBUILD names " val ", which the lab folder does not have")
+			if (key == "FILES") {
+				m = split(val, f, " ")
+				for (i = 1; i <= m; i++)
+					if (f[i] !~ /^[^:]+:(tree|module|prog|bpf|ktool|kfile)$/)
+						err("FILES entry \"" f[i] "\" is not path:kind (kind: tree, module, prog, bpf, ktool or kfile)")
+			}
+		}
+		END {
+			split("CHAPTER TITLE TIMEOUT FILES", r, " ")
+			for (i = 1; i <= 4; i++)
+				if (!(r[i] in seen)) { printf "%s: %s is missing\n", FILENAME, r[i]; bad = 1 }
+			exit bad
+		}' "$1/lab.mk"
 }
 
 # wb_manifest LAB KEY: the value of "KEY := value" in the lab's lab.mk.
