@@ -103,9 +103,8 @@ trap - INT TERM
 
 if [ -n "$first" ]; then
 	rc=$(cat "$sdir/status")
-	# Every point is earned, and POINTS (if the lab gives it) has one
-	# entry per result the checker planned.
-	score=$(wb_points "$lab" "$sdir/ktap" 2>"$sdir/points.err") || score="error: $(cat "$sdir/points.err")"
+	# Every point is earned.
+	score=$(wb_ktap points "$sdir/ktap")
 	if [ "$rc" = 0 ] && ktap_wellformed "$sdir/ktap" && [ "${score% *}" = "${score#* }" ]; then
 		t_ok "$lab: $who passes the checker (${score% *} points)"
 	else

@@ -34,7 +34,7 @@ t_check() {
 		t_grep "$1" "$3" "$tmp/$2.err"
 	fi
 }
-manifest good 'POINTS := 1 2' 'KIND := tour'
+manifest good 'KIND := tour' 'DEVICES := cdrom'
 if wb_lab_check "$tmp/labs/good" >"$tmp/good.err" 2>&1; then
 	t_ok "a manifest with every required key is accepted"
 else
@@ -47,8 +47,10 @@ manifest twice 'TIMEOUT := 90'
 t_check "a key set twice is an error" twice "lab.mk:6: TIMEOUT is set twice \(first on line 4\)"
 manifest kind 'FILES := b.c:modul'
 t_check "a FILES entry of an unknown kind is an error" kind 'FILES entry "b.c:modul" is not path:kind'
-manifest points 'POINTS := 1 two'
-t_check "POINTS that are not numbers are an error" points 'POINTS is a list of whole numbers'
+manifest points 'POINTS := 1 2'
+t_check "POINTS, gone, says where a check's points are given now" points 'POINTS is gone: .*ktap_points'
+manifest timeout 'TIMEOUT := soon'
+t_check "a TIMEOUT that is not a number is an error" timeout 'TIMEOUT is a number of seconds'
 manifest host 'HOSTBUILD := build.sh'
 t_check "a HOSTBUILD the lab folder lacks is an error" host 'HOSTBUILD names build.sh'
 manifest line 'TITLE = ok' 'this is not a setting'

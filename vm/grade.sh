@@ -161,7 +161,7 @@ grade_one() {
 		foreign=$(wb_ktap course "$ktap" "$rows/$lab.names" 2>&1 >"$ktap.course") || :
 		[ -z "$foreign" ] || status=fail
 		if [ ! -f "$work/run/$lab/ktap.broken" ] &&
-			score=$(WB_LABS=$WB_ROOT/labs wb_points "$lab" "$ktap.course" 2>/dev/null); then
+			score=$(wb_ktap points "$ktap.course"); then
 			points=${score% *}
 		fi
 		;;
@@ -246,13 +246,14 @@ review() {
 
 # lab_reference LAB: what the course's checker reports on the lab's
 # solution, run once per version of the course and kept: ROWS/LAB.names
-# (its plan and the number and name of each result, which every graded
-# report must match) and ROWS/LAB.max (the points the lab is worth: the
-# sum of its POINTS, or one per result).
+# (its plan and the number, points and name of each result, which every
+# graded report must match) and ROWS/LAB.max (the points the lab is
+# worth: those of the solution's report, whose checks all pass; a check
+# skipped on this machine is worth nothing to anyone).
 lab_reference() {
-	local key ref pts
-	key=$(cd "$WB_ROOT" && find "labs/$1" "solutions/$1" kernel -type f -print0 2>/dev/null |
-		LC_ALL=C sort -z | xargs -0 cat | sha256sum | cut -c1-16)
+	local key ref
+	key=$(cd "$WB_ROOT" && find "labs/$1" "solutions/$1" kernel vm/verdict.sh vm/ktap.sh -type f \
+		-print0 2>/dev/null | LC_ALL=C sort -z | xargs -0 cat | sha256sum | cut -c1-16)
 	ref=$WB_CACHE/grade/.reference/$1.$key
 	if [ ! -f "$ref/names" ]; then
 		rm -rf "$ref"
@@ -261,16 +262,11 @@ lab_reference() {
 			"$WB_ROOT/vm/lab.sh" "$1" run >"$ref/log" 2>&1 </dev/null ||
 			wb_die "lab $1: the course's solution does not pass its checker (log: $ref/log); grading would compare students with a broken reference"
 		wb_ktap names "$ref/run/ktap" >"$ref/names"
+		wb_ktap points "$ref/run/ktap" | cut -d' ' -f2 >"$ref/max"
 		rm -rf "$ref/run/vmlinux" "$ref/run/modules"
 	fi
 	cp "$ref/names" "$rows/$1.names"
-	pts=$(WB_LABS=$WB_ROOT/labs wb_manifest "$1" POINTS)
-	if [ -n "$pts" ]; then
-		# shellcheck disable=SC2086
-		printf '%s\n' $pts | awk '{ s += $1 } END { print s }'
-	else
-		grep -c '^[0-9]' "$ref/names"
-	fi >"$rows/$1.max"
+	cp "$ref/max" "$rows/$1.max"
 }
 
 if [ "${1:-}" = --one ]; then
@@ -389,8 +385,9 @@ for lab in $labs; do
 	done | LC_ALL=C sort
 done | awk '{ print $3, $1 }' >"$rows/pairs"
 
-# What each lab is worth, known before the jobs start (a lab without
-# POINTS runs its solution once for it).
+# What each lab is worth, and the names its results must have, known
+# before the jobs start: each lab's solution runs once per version of
+# the course.
 for lab in $labs; do
 	lab_reference "$lab"
 done

@@ -12,7 +12,9 @@
 #   # expected: what the check wanted
 #   # seen: what it got
 #   ok 3 a check that could not run # SKIP why
-#   # Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0
+#   ok 4 a check worth two points
+#   # points: 2
+#   # Totals: pass:2 fail:1 xfail:0 xpass:0 skip:1 error:0
 #
 # The version line comes first and the plan right after it, as the spec
 # wants; a caller that cannot know its count up front gives no plan (the
@@ -27,6 +29,7 @@ KTAP_FAILED=0
 KTAP_SKIPPED=0
 KTAP_PLAN=
 KTAP_STARTED=
+KTAP_POINTS=
 
 # The version line, once, before anything else of the report.
 ktap_header() {
@@ -61,6 +64,16 @@ ktap_result() {
 	ktap_header
 	KTAP_N=$((KTAP_N + 1))
 	printf '%s %s %s%s\n' "$1" "$KTAP_N" "$2" "${3:+ # $3}"
+	[ "${KTAP_POINTS:-1}" = 1 ] || echo "# points: $KTAP_POINTS"
+	KTAP_POINTS=
+}
+
+# ktap_points N: the next result is worth N points in make grade (a
+# result is worth one without), said right after its line as
+# "# points: N". The weight stands where the check is made, so that a
+# check added before it shifts nothing.
+ktap_points() {
+	KTAP_POINTS=$1
 }
 
 ktap_ok() {

@@ -232,7 +232,7 @@ if [ "$mode" != shell ]; then
 	# A report that is not whole earns nothing, whatever it says.
 	if [ -f "$rundir/ktap.broken" ]; then
 		points=", 0 points: the report is not whole"
-	elif [ "$rc" -le 1 ] && score=$(wb_points "$lab" "$rundir/ktap"); then
+	elif [ "$rc" -le 1 ] && score=$(wb_ktap points "$rundir/ktap"); then
 		points=", ${score% *} of ${score#* } points"
 	fi
 	# "TOTAL PASS FAIL SKIP"

@@ -145,13 +145,13 @@ wb_lab_require() {
 
 # The keys a lab.mk may set, and what each must hold (docs/authoring.rst
 # describes them).
-WB_MANIFEST_KEYS="CHAPTER TITLE TIMEOUT FILES POINTS KIND DEVICES EXPECT_OOPS HOSTBUILD LDLIBS KTOOL_CFLAGS KTOOL_INCLUDES"
+WB_MANIFEST_KEYS="CHAPTER TITLE TIMEOUT FILES KIND DEVICES EXPECT_OOPS HOSTBUILD LDLIBS KTOOL_CFLAGS KTOOL_INCLUDES"
 
 # wb_lab_check DIR: the lab.mk of the lab folder DIR, read once and
 # checked whole: every line a comment, blank or "KEY := value" of a
 # known key, no key twice, CHAPTER, TITLE, TIMEOUT and FILES present,
-# and each value of the form its key needs (FILES as path:kind, POINTS
-# and TIMEOUT numbers, KIND tour, DEVICES cdrom, HOSTBUILD a file of the
+# and each value of the form its key needs (FILES as path:kind, TIMEOUT
+# a number, KIND tour, DEVICES cdrom, HOSTBUILD a file of the
 # lab). Prints each error as FILE:LINE: what, and fails if there is one.
 wb_lab_check() {
 	awk -v keys="$WB_MANIFEST_KEYS" -v dir="$1" '
@@ -162,13 +162,13 @@ wb_lab_check() {
 		{
 			key = $0; sub(/[[:space:]]*:?=.*/, "", key)
 			val = $0; sub(/^[^=]*=[[:space:]]*/, "", val); sub(/[[:space:]]+$/, "", val)
+			if (key == "POINTS") { err("POINTS is gone: give a check its points where it is made, with ktap_points N before it (docs/authoring.rst)"); next }
 			if (!(key in known)) { err("unknown key " key " (known: " keys ")"); next }
 			if (key in seen) err(key " is set twice (first on line " seen[key] ")")
 			seen[key] = FNR
 			if (key == "CHAPTER" && val !~ /^(front|tests|[0-9][0-9])$/)
 				err("CHAPTER is front or the two digits of a chapter, not \"" val "\"")
 			if (key == "TIMEOUT" && val !~ /^[0-9]+$/) err("TIMEOUT is a number of seconds, not \"" val "\"")
-			if (key == "POINTS" && val !~ /^[0-9]+( +[0-9]+)*$/) err("POINTS is a list of whole numbers, not \"" val "\"")
 			if (key == "KIND" && val != "tour") err("KIND is tour (or absent), not \"" val "\"")
 			if (key == "DEVICES" && val !~ /^(cdrom)?$/) err("DEVICES knows cdrom only, not \"" val "\"")
 			if (key == "HOSTBUILD" && (getline l < (dir "/" val)) < 0) err("HOSTBUILD names " val ", which the lab folder does not have")
@@ -195,17 +195,6 @@ wb_manifest() {
 	*) mk=$WB_LABS/$1/lab.mk ;;
 	esac
 	sed -n "s/^$2[[:space:]]*:\{0,1\}=[[:space:]]*//p" "$mk" | tail -n 1
-}
-
-# wb_points LAB KTAP: "EARNED MAX" for a checker's report. POINTS in
-# lab.mk gives each result of the checker its points, in the order of
-# the results (POINTS := 2 1 1 ...); without it every result is worth
-# one. A passing result earns its points; a skipped one (ok ... # SKIP,
-# a check that could not run here) counts neither way.
-# Fails, saying so, when POINTS lists another number of results than the
-# report planned.
-wb_points() {
-	wb_ktap points "$2" "$(wb_manifest "$1" POINTS)"
 }
 
 # wb_klock: hold the kernel tree's lock on file descriptor 9 until the
@@ -236,7 +225,10 @@ wb_klock() {
 # it, so that what one build leaves on the disk is bounded, whatever it
 # writes. A file the host side wrote meanwhile (the build's log, which
 # the caller's redirection writes straight to the host) is newer than
-# the sandbox's copy and stays as it is (cp -u).
+# the sandbox's copy and stays as it is (cp -u). Owners are not copied
+# (the sandbox knows no user but its own), and a folder's out/, which
+# the guest writes (vm/lab.sh) and may belong to WB_QEMU_USER, is left
+# out both ways.
 wb_jail() {
 	local limit ro rw d n i k copy
 	limit=$1 ro=$2 rw=$3
@@ -266,12 +258,18 @@ wb_jail() {
 	if [ -n "$copy" ]; then
 		# shellcheck disable=SC2016
 		set -- "$@" --setenv WB_JAIL_COPY "$copy" sh -c '
-			for p in $WB_JAIL_COPY; do cp -a "/.wb-host/${p%%:*}/." "${p#*:}/" || exit 125; done
+			# copy FROM TO [-u]: the entries of FROM but out.
+			copy() {
+				for e in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+					[ -e "$e" ] || [ -L "$e" ] || continue
+					[ "${e##*/}" != out ] || continue
+					cp -dR $3 --preserve=mode,timestamps "$e" "$2/" || return 1
+				done
+			}
+			for p in $WB_JAIL_COPY; do copy "/.wb-host/${p%%:*}" "${p#*:}" || exit 125; done
 			rc=0
 			"$@" || rc=$?
-			for p in $WB_JAIL_COPY; do
-				cp -a -u "${p#*:}/." "/.wb-host/${p%%:*}/" || exit 125
-			done
+			for p in $WB_JAIL_COPY; do copy "${p#*:}" "/.wb-host/${p%%:*}" -u || exit 125; done
 			exit $rc' sh
 	fi
 	i=0

@@ -110,6 +110,13 @@ wb_runas_prepare() {
 	[ ! -d "$1/modules" ] || chmod -R a+rX "$1/modules"
 }
 
+# wb_runas_restore RUNDIR BUILD MODE: after the boot, what the guest
+# wrote belongs to the harness's user again.
+wb_runas_restore() {
+	[ -n "$(wb_qemu_runas "$3")" ] || return 0
+	chown -R "$(id -u):$(id -g)" "$2/out" "$1/verdict" 2>/dev/null || :
+}
+
 # wb_runas_release RUNDIR MODE: once QEMU runs as WB_QEMU_USER (all four
 # of its user ids), let the guest go (unless WB_PAUSED keeps it for
 # gdb). False when QEMU ended first, or kept root for 10 s (then it is
@@ -454,6 +461,7 @@ wb_boot() {
 		wait "$gpid" 2>/dev/null || :
 	fi
 	wb_kill_rundir "$rundir"
+	wb_runas_restore "$rundir" "$build" "$mode"
 	trap - INT TERM
 	wb_verdict "$rundir" "$rc" "$limit"
 }

@@ -72,16 +72,16 @@ WB_PIDFILES="qemu gdb timeout media"
 #   check          prints why the report is not whole and fails, or
 #                  prints nothing
 #   count          "TOTAL PASS FAIL SKIP" (a SKIP result is "ok ... # SKIP")
-#   names          the plan line, then "N NAME" for each result
+#   names          the plan line, then "N POINTS NAME" for each result
 #   failures       each not ok line and the diagnostics that follow it
 #   passes         each ok line (SKIP results included)
-#   points POINTS  "EARNED MAX": each result is worth its entry of POINTS
-#                  (one each without), a SKIP counts neither way; fails
-#                  when POINTS has another number of entries than the plan
-#   course NAMES   the report with every result whose number and name are
-#                  not those of NAMES (the output of names for the
-#                  course's checker) turned into not ok, and all of them
-#                  when the plan differs; says which on stderr
+#   points         "EARNED MAX": each result is worth the points its
+#                  checker gave it ("# points: N" right after it, from
+#                  ktap_points; one without), a SKIP counts neither way
+#   course NAMES   the report with every result whose number, points and
+#                  name are not those of NAMES (the output of names for
+#                  the course's checker) turned into not ok, and all of
+#                  them when the plan differs; says which on stderr
 #   junit LAB STATUS LOG   a JUnit <testsuite>, one case per result; no
 #                  result at all is one failed case with LOG's last lines
 wb_ktap() {
@@ -107,7 +107,6 @@ wb_ktap() {
 			seen = 1
 			if (n) bad = bad ? bad : "the plan comes after result " n
 			plan = substr($0, 4) + 0
-			if (mode == "names") print
 			if (mode == "course" && $0 != rplan) {
 				print "plan " $0 ", the course checker plans " substr(rplan, 4) > "/dev/stderr"
 				foreign = 1
@@ -123,22 +122,16 @@ wb_ktap() {
 			isskip = (nm ~ / # SKIP( |$)/)
 			sub(/ # SKIP.*$/, "", nm)
 			name[n] = nm; failed[n] = ($1 == "not"); skipped[n] = isskip && !failed[n]
+			weight[n] = 1; line[n] = $0
 			if (failed[n]) nfail++
 			else if (skipped[n]) nskip++
 			else npass++
-			if (mode == "names") print num, nm
 			if (mode == "failures") { infail = failed[n]; if (infail) print }
 			if (mode == "passes" && !failed[n]) print
-			if (mode == "course") {
-				if (foreign || !(num in want) || want[num] != nm) {
-					if (!foreign)
-						print "result " num " \"" nm "\" is not the course checker'"'"'s" > "/dev/stderr"
-					if ($1 == "ok") $0 = "not " $0
-				}
-				print
-			}
+			weighed = 0
 			next
 		}
+		/^# points: [0-9]+$/ && n && !weighed { weight[n] = $3 + 0; weighed = 1; next }
 		/^# Totals: / {
 			totals = 1
 			for (i = 3; i <= NF; i++) {
@@ -146,15 +139,14 @@ wb_ktap() {
 				tsum += kv[2]
 				if (kv[1] == "fail") tfail = kv[2] + 0
 			}
-			if (mode == "course") print
 			next
 		}
 		/^#/ && n {
 			if (mode == "failures" && infail) print
 			diag[n] = diag[n] substr($0, 3) "\n"
+			rawdiag[n] = rawdiag[n] $0 "\n"
 		}
 		!/^#/ { infail = 0 }
-		mode == "course" { print }
 		END {
 			if (!bad && !version) bad = "no KTAP version line"
 			if (!bad && !seen) bad = "no plan"
@@ -166,19 +158,38 @@ wb_ktap() {
 				exit 0
 			}
 			if (mode == "count") printf "%d %d %d %d\n", n, npass, nfail, nskip
+			if (mode == "names") {
+				if (seen) print "1.." plan
+				for (i = 1; i <= n; i++) print i, weight[i], name[i]
+			}
 			if (mode == "points") {
-				np = split(arg1, p, " ")
-				if (np && np != plan) {
-					printf "POINTS lists %d results, the checker planned %d\n", np, plan > "/dev/stderr"
-					exit 1
-				}
 				for (i = 1; i <= n; i++) {
-					w = np ? p[i] + 0 : 1
 					if (skipped[i]) continue
-					max += w
-					if (!failed[i]) got += w
+					max += weight[i]
+					if (!failed[i]) got += weight[i]
 				}
 				printf "%d %d\n", got, max
+			}
+			if (mode == "course") {
+				# Every result, in order, with its points; one that is
+				# not the course checker (number, points, name) fails.
+				print "KTAP version 1"
+				if (seen) print "1.." plan
+				for (i = 1; i <= n; i++) {
+					l = line[i]
+					if (foreign || !(i in want) || want[i] != weight[i] " " name[i]) {
+						if (!foreign)
+							print "result " i " \"" name[i] "\" (" weight[i] " points) is not the course checker'"'"'s" > "/dev/stderr"
+						sub(/^ok /, "not ok ", l)
+					}
+					print l
+					# The points are those of the course: a result that
+					# claims more cannot raise what the lab is worth.
+					w = (i in want) ? want[i] : "0"
+					sub(/ .*/, "", w)
+					if (w != 1) print "# points: " w
+					printf "%s", rawdiag[i]
+				}
 			}
 			if (mode == "junit") {
 				lab = arg1; status = arg2

@@ -36,6 +36,7 @@ out=$(insmod /build/taintmod.ko flag=19 2>&1)
 rc=$?
 rmmod taintmod 2>/dev/null
 msg=$(dmesg | grep 'taintmod: flag=19' | tail -n 1)
+ktap_points 2
 if [ $rc -ne 0 ] && printf %s "$out" | grep -q 'Invalid param'; then
 	ktap_ok "taintmod refuses flag=19 with EINVAL"
 else
@@ -49,12 +50,15 @@ before=$(cat /proc/sys/kernel/tainted)
 ktap_true "taintmod loads with flag=6" "insmod succeeds" \
 	insmod /build/taintmod.ko flag=6
 mask=$(cat /proc/sys/kernel/tainted)
+ktap_points 2
 ktap_eq "the mask gained TAINT_USER (bit 6) and TAINT_OOT_MODULE (bit 12)" \
 	"$((before | 64 | 4096))" "$mask"
+ktap_points 3
 ktap_eq "/proc/tainted lists each set flag with its letter and scope" \
 	"$(expected_lines "$mask" scope)" "$(cat /proc/tainted 2>&1)"
 ktap_match "the module carries the out-of-tree flag" '^O' \
 	"$(cat /sys/module/taintmod/taint 2>&1)"
+ktap_points 3
 ktap_eq "taintdecode decodes the mask like the checker does" \
 	"$(expected_lines "$mask")" "$(/build/taintdecode 2>&1)"
 ktap_done
