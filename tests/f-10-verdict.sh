@@ -124,6 +124,43 @@ else
 	t_fail "README.md's exit-status table is vm/verdict.sh's" "$(diff "$tmp/harness.statuses" "$tmp/readme.statuses")"
 fi
 
+# ---- the QEMU command line -------------------------------------------------
+
+# args [VAR=value...] MODE: wb_qemu_args for lab 0 with a guest root of
+# its own, one argument per line.
+WB_GUESTROOT=$tmp/groot
+mkdir -p "$WB_GUESTROOT/k/wb"
+echo k >"$WB_GUESTROOT/current"
+printf '%s\n' bin lib >"$WB_GUESTROOT/k/wb/usr-folders"
+args() {
+	local mode
+	mode=$1
+	shift
+	# shellcheck disable=SC2016
+	env "$@" sh -c '. "$WB_ROOT/vm/lib.sh"; . "$WB_ROOT/vm/qemu.sh"; WB_GUESTROOT=$1
+		wb_qemu_args tcg "$2" lab0-taint "$3" "$3"' sh "$WB_GUESTROOT" "$mode" "$tmp/q"
+}
+if args run | grep -A1 -- '^-append$' | grep -q ' oops=panic '; then
+	t_ok "the guest's command line asks for oops=panic"
+else
+	t_fail "the guest's command line asks for oops=panic" "$(args run | grep -A1 -- '^-append$')"
+fi
+if args run WB_OOPS= | grep -A1 -- '^-append$' | grep -q 'oops=panic'; then
+	t_fail "not for a lab that expects its oops (WB_OOPS empty)" "$(args run WB_OOPS= | grep -A1 -- '^-append$')"
+else
+	t_ok "not for a lab that expects its oops (WB_OOPS empty)"
+fi
+# runas [VAR=value...] MODE: the -runas, its user and -S of that line.
+runas() {
+	args "$@" | grep -x -e -runas -e nobody -e -S | tr '\n' ' ' | sed 's/ $//'
+}
+t_out "QEMU keeps the harness's user without WB_QEMU_USER" "" runas run WB_QEMU_USER=
+if [ "$(id -u)" = 0 ]; then
+	t_out "as root with WB_QEMU_USER, QEMU becomes that user and starts paused" "-runas nobody -S" \
+		runas run WB_QEMU_USER=nobody
+	t_out "but not for the KVM probe" "" runas probe WB_QEMU_USER=nobody
+fi
+
 # ---- wb_verdict on run folders ---------------------------------------------
 
 # rundir NAME: an empty run folder as a boot leaves it.

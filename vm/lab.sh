@@ -199,8 +199,8 @@ timeout=${WB_TIMEOUT:-$(wb_manifest "$lab" TIMEOUT)}
 # verdict skips the reports that match it, and no other.
 WB_EXPECT_OOPS=$(wb_manifest "$lab" EXPECT_OOPS)
 if [ -n "$WB_EXPECT_OOPS" ]; then
-	WB_EXIT_OOPS=
-	export WB_EXIT_OOPS
+	WB_OOPS=
+	export WB_OOPS
 fi
 export WB_EXPECT_OOPS
 # A tour's negative run tells its checker to expect what must not be.

@@ -32,7 +32,7 @@ wb_qemu_args() {
 		-display none -no-reboot \
 		-sandbox "on,obsolete=deny,elevateprivileges=$elevate,spawn=deny,resourcecontrol=deny" \
 		-kernel "$rundir/vmlinux" -initrd "$WB_INITRAMFS" \
-		-append "console=ttyS0 nokaslr panic=-1 ${WB_EXIT_OOPS-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows ${WB_CMDLINE:-}" \
+		-append "console=ttyS0 nokaslr panic=-1 ${WB_OOPS-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows ${WB_CMDLINE:-}" \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" \
 		-pidfile "$rundir/qemu.pid"
 	# What the guest sees of the host, and nothing else: its root folder
