@@ -29,6 +29,14 @@
 #                                 (in a student repository: your files)
 #   make student-repo OUT=dir     (instructors) the repository to hand out:
 #                                 the course without its solutions
+#
+#   Settings (the book's "Writing a lab" lists every one):
+#   ACCEL=tcg|kvm|auto            the accelerator (auto: KVM only after a
+#                                 probe boot shows it works here)
+#   WB_PAUSED=1                   make lab starts the guest paused, for
+#                                 make gdb to break before the kernel boots
+#   VARIANT=student|solution|skeleton  the files a run builds (authors)
+#   WB_CACHE=dir                  where the kernel, builds and runs live
 
 SHELL := /bin/sh
 LAB ?=

@@ -16,6 +16,7 @@ set -eu
 
 if [ "${1:-}" = --list ]; then
 	wb_lab_list
+	echo "make lab LAB=name [RUN=1] runs one; make help lists every command and setting"
 	exit 0
 fi
 lab=${1:-}
