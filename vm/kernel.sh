@@ -22,64 +22,63 @@ LAB=${1:-}
 VARIANT=${2:-student}
 TARBALL=${WB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 
-wb_need_cache
-wb_need_cmds make:make gcc:gcc flex:flex bison:bison bc:bc perl:perl \
-	ccache:ccache pahole:dwarves lz4:lz4 patch:patch xz:xz-utils dpkg-query:dpkg \
-	flock:util-linux
-# vm/lab.sh holds the lock already and says so with WB_KLOCKED=1.
-[ "${WB_KLOCKED:-0}" = 1 ] || wb_klock
+# The state of this run, shared by the steps below (each step's own
+# variables are local): the Debian version, the series and the config
+# fragments wanted, the lab's files wanted in the tree, and the key of
+# the kernel wanted (core: tree, configuration and recipe; want: core
+# and the lab files' content).
+version='' series=$WB_KSTATE/series.want fragments='' touched=$WB_KSTATE/touched
+overlay=$WB_KSTATE/overlay.want sums=$WB_KSTATE/overlay.sums core='' want='' edited=''
+fast_kos='' keep=0
+kept=$WB_CACHE/kernel/kept
+keep_max=${WB_KEEP_KERNELS:-24}
 
-# A student repository (make student-repo) has no solutions, and its
-# series leaves the labs' answers out: its tree is not the course's. A
-# cache holds one tree: the first kind of checkout to use it keeps it.
-checkout=course
-[ -d "$WB_SOLUTIONS" ] || checkout=student
-if [ -f "$WB_KSTATE/checkout" ] && [ "$(cat "$WB_KSTATE/checkout")" != "$checkout" ]; then
-	wb_die "$WB_CACHE holds the kernel tree of a $(cat "$WB_KSTATE/checkout") repository, and this is a $checkout repository: give this one a cache of its own (WB_CACHE=...)"
-fi
-echo "$checkout" >"$WB_KSTATE/checkout"
-
-# ---- the package ------------------------------------------------------
-
-if [ ! -f "$TARBALL" ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		wb_die "$TARBALL is missing; install it with: sudo apt-get install linux-source-6.1"
+# check_package: Debian's linux-source-6.1 installed (as root, installs it),
+# and its version against the one the series was made on.
+check_package() {
+	local base
+	if [ ! -f "$TARBALL" ]; then
+		if [ "$(id -u)" -ne 0 ]; then
+			wb_die "$TARBALL is missing; install it with: sudo apt-get install linux-source-6.1"
+		fi
+		wb_step "installing Debian's linux-source-6.1"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q linux-source-6.1 >&2 ||
+			wb_die "apt-get could not install linux-source-6.1"
 	fi
-	wb_step "installing Debian's linux-source-6.1"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q linux-source-6.1 >&2 ||
-		wb_die "apt-get could not install linux-source-6.1"
-fi
-version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
-base=$(cat "$WB_KERNEL_DIR/BASE")
-printf '%s\n' "$version" >"$WB_KSTATE/debian-version"
-if [ "$version" = "$base" ]; then
-	wb_say "linux-source-6.1 $version (the series was made on this version)"
-else
-	wb_say "warning: linux-source-6.1 is $version; the series was made on $base. Carrying on: a patch that no longer applies will say so."
-fi
+	version=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown)
+	base=$(cat "$WB_KERNEL_DIR/BASE")
+	printf '%s\n' "$version" >"$WB_KSTATE/debian-version"
+	if [ "$version" = "$base" ]; then
+		wb_say "linux-source-6.1 $version (the series was made on this version)"
+	else
+		wb_say "warning: linux-source-6.1 is $version; the series was made on $base. Carrying on: a patch that no longer applies will say so."
+	fi
+}
 
-# ---- the tree: the package and the series ------------------------------
+# plan_series: the series wanted (sum and name of each patch, in order),
+# and the config fragments.
+plan_series() {
+	local l
+	wb_series "$WB_KERNEL_DIR/series" | while read -r p; do
+		f=$WB_KERNEL_DIR/patches/$p
+		[ -f "$f" ] || wb_die "kernel/series names $p, which is not in kernel/patches/"
+		printf '%s %s\n' "$(sha256sum <"$f" | cut -c1-16)" "$p"
+	done >"$series"
 
-series=$WB_KSTATE/series.want
-wb_series "$WB_KERNEL_DIR/series" | while read -r p; do
-	f=$WB_KERNEL_DIR/patches/$p
-	[ -f "$f" ] || wb_die "kernel/series names $p, which is not in kernel/patches/"
-	printf '%s %s\n' "$(sha256sum <"$f" | cut -c1-16)" "$p"
-done >"$series"
+	# One course, one configuration: the workbook's fragments, then every
+	# lab's own (labs/*/kernel.config), in the book's order.
+	fragments=$(
+		ls "$WB_KERNEL_DIR"/configs/*.config
+		for l in $(WB_LABS=$WB_ROOT/labs wb_lab_names); do
+			[ ! -f "$WB_ROOT/labs/$l/kernel.config" ] || echo "$WB_ROOT/labs/$l/kernel.config"
+		done
+	)
+}
 
-# One course, one configuration: the workbook's fragments, then every
-# lab's own (labs/*/kernel.config), in the book's order.
-fragments=$(ls "$WB_KERNEL_DIR"/configs/*.config)
-for l in $(WB_LABS=$WB_ROOT/labs wb_lab_names); do
-	[ -f "$WB_ROOT/labs/$l/kernel.config" ] && fragments="$fragments
-$WB_ROOT/labs/$l/kernel.config"
-done
-
-# Files of the tree that differ from the package: after a fresh
-# extraction they get a new mtime, so that objects built from the old
-# content are rebuilt even though tar restores older mtimes.
-touched=$WB_KSTATE/touched
-
+# extract: the package into a new tree. The files of the tree that
+# differ from the package ($touched) get a new mtime, so that objects
+# built from the old content are rebuilt even though tar restores older
+# mtimes.
 extract() {
 	wb_step "extracting $TARBALL into $WB_KSRC (about 20 s)"
 	rm -rf "$WB_KSRC.new"
@@ -99,46 +98,50 @@ extract() {
 	: >"$WB_KSTATE/overlay.applied"
 }
 
-if [ ! -f "$WB_KSRC/Makefile" ] || [ ! -f "$WB_KSTATE/series.applied" ] ||
-	[ ! -f "$WB_KSTATE/overlay.applied" ]; then
-	extract
-fi
-# The patches applied so far must be the start of the series; otherwise
-# start over from the package, since undoing is less reliable than
-# extracting again.
-n_applied=$(wc -l <"$WB_KSTATE/series.applied")
-if [ "$(head -n "$n_applied" "$series")" != "$(cat "$WB_KSTATE/series.applied")" ]; then
-	wb_say "the series changed: starting again from a pristine tree"
-	extract
-	n_applied=0
-fi
-if [ "$n_applied" -lt "$(wc -l <"$series")" ] && [ -s "$WB_KSTATE/overlay.applied" ]; then
-	# A lab's file is in the tree: put the tree's own back first, so that
-	# the series applies to the tree and the saved copies stay pristine.
-	while read -r _src dest; do
-		if [ -f "$WB_KBASE/$dest" ]; then
-			cp "$WB_KBASE/$dest" "$WB_KSRC/$dest"
-		else
-			rm -f "$WB_KSRC/$dest"
-		fi
-	done <"$WB_KSTATE/overlay.applied"
-	: >"$WB_KSTATE/overlay.applied"
-	rm -rf "$WB_KBASE"
-fi
-tail -n +"$((n_applied + 1))" "$series" | while read -r _ p; do
-	wb_step "applying $p"
-	wb_apply_patch "$WB_KSRC" "$WB_KERNEL_DIR/patches/$p" \
-		"kernel/patches/$p (on linux-source-6.1 $version)" || exit 1
-	wb_patch_files "$WB_KERNEL_DIR/patches/$p" >>"$touched"
-	grep " $p\$" "$series" >>"$WB_KSTATE/series.applied"
-done
-# The tree as the package and the series made it: a file newer than this
-# stamp that no lab owns was edited by hand (see hand_edit below). A
-# cache from before the stamp existed takes its tree as it is.
-if [ ! -f "$WB_KSTATE/tree.stamp" ] ||
-	[ "$(wc -l <"$WB_KSTATE/series.applied")" != "$n_applied" ]; then
-	touch "$WB_KSTATE/tree.stamp"
-fi
+# prepare_tree: the tree as the package and the series make it.
+prepare_tree() {
+	local n_applied
+	if [ ! -f "$WB_KSRC/Makefile" ] || [ ! -f "$WB_KSTATE/series.applied" ] ||
+		[ ! -f "$WB_KSTATE/overlay.applied" ]; then
+		extract
+	fi
+	# The patches applied so far must be the start of the series; otherwise
+	# start over from the package, since undoing is less reliable than
+	# extracting again.
+	n_applied=$(wc -l <"$WB_KSTATE/series.applied")
+	if [ "$(head -n "$n_applied" "$series")" != "$(cat "$WB_KSTATE/series.applied")" ]; then
+		wb_say "the series changed: starting again from a pristine tree"
+		extract
+		n_applied=0
+	fi
+	if [ "$n_applied" -lt "$(wc -l <"$series")" ] && [ -s "$WB_KSTATE/overlay.applied" ]; then
+		# A lab's file is in the tree: put the tree's own back first, so that
+		# the series applies to the tree and the saved copies stay pristine.
+		while read -r _src dest; do
+			if [ -f "$WB_KBASE/$dest" ]; then
+				cp "$WB_KBASE/$dest" "$WB_KSRC/$dest"
+			else
+				rm -f "$WB_KSRC/$dest"
+			fi
+		done <"$WB_KSTATE/overlay.applied"
+		: >"$WB_KSTATE/overlay.applied"
+		rm -rf "$WB_KBASE"
+	fi
+	tail -n +"$((n_applied + 1))" "$series" | while read -r _ p; do
+		wb_step "applying $p"
+		wb_apply_patch "$WB_KSRC" "$WB_KERNEL_DIR/patches/$p" \
+			"kernel/patches/$p (on linux-source-6.1 $version)" || exit 1
+		wb_patch_files "$WB_KERNEL_DIR/patches/$p" >>"$touched"
+		grep " $p\$" "$series" >>"$WB_KSTATE/series.applied"
+	done
+	# The tree as the package and the series made it: a file newer than this
+	# stamp that no lab owns was edited by hand (see hand_edit below). A
+	# cache from before the stamp existed takes its tree as it is.
+	if [ ! -f "$WB_KSTATE/tree.stamp" ] ||
+		[ "$(wc -l <"$WB_KSTATE/series.applied")" != "$n_applied" ]; then
+		touch "$WB_KSTATE/tree.stamp"
+	fi
+}
 
 # The tree's version of every file a lab's exercise patch touches, saved
 # before any lab file goes in: the labs' patches apply to these copies,
@@ -147,145 +150,159 @@ fi
 # author to start a patch from (vm/labpatch.sh).
 # The list is made again only when a patch or a lab.mk changed (one ls
 # instead of a parse of every lab), so that a no-op build stays quick.
-sol_dirs=$WB_ROOT/solutions
-[ "$WB_SOLUTIONS" = "$sol_dirs" ] || sol_dirs="$sol_dirs $WB_SOLUTIONS"
-lab_dirs=$WB_ROOT/labs
-[ "$WB_LABS" = "$lab_dirs" ] || lab_dirs="$lab_dirs $WB_LABS"
-# shellcheck disable=SC2086
-base_key=$(for d in $sol_dirs; do ls "$d"/*/*.patch || :; done 2>/dev/null
-	for d in $lab_dirs; do ls "$d"/*/lab.mk || :; done 2>/dev/null)
-# shellcheck disable=SC2086
-base_key=$(ls -l --time-style=+%s.%N $base_key 2>/dev/null | sha256sum | cut -c1-32)
-if [ ! -f "$WB_KSTATE/base.want" ] || [ "$(cat "$WB_KSTATE/base.key" 2>/dev/null)" != "$base_key" ]; then
-	{
-		for d in $sol_dirs; do
-			for p in "$d"/*/*.patch; do
-				[ -f "$p" ] && wb_patch_files "$p"
+save_bases() {
+	local sol_dirs lab_dirs base_key d p mk f
+	sol_dirs=$WB_ROOT/solutions
+	[ "$WB_SOLUTIONS" = "$sol_dirs" ] || sol_dirs="$sol_dirs $WB_SOLUTIONS"
+	lab_dirs=$WB_ROOT/labs
+	[ "$WB_LABS" = "$lab_dirs" ] || lab_dirs="$lab_dirs $WB_LABS"
+	# shellcheck disable=SC2086
+	base_key=$(for d in $sol_dirs; do ls "$d"/*/*.patch || :; done 2>/dev/null
+		for d in $lab_dirs; do ls "$d"/*/lab.mk || :; done 2>/dev/null)
+	# shellcheck disable=SC2086
+	base_key=$(ls -l --time-style=+%s.%N $base_key 2>/dev/null | sha256sum | cut -c1-32)
+	if [ ! -f "$WB_KSTATE/base.want" ] || [ "$(cat "$WB_KSTATE/base.key" 2>/dev/null)" != "$base_key" ]; then
+		{
+			for d in $sol_dirs; do
+				for p in "$d"/*/*.patch; do
+					[ -f "$p" ] && wb_patch_files "$p"
+				done
 			done
-		done
-		for d in $lab_dirs; do
-			for mk in "$d"/*/lab.mk; do
-				[ -f "$mk" ] && wb_lab_own_files "${mk%/lab.mk}" |
-					awk '$2 == "tree" { print $1 }'
+			for d in $lab_dirs; do
+				for mk in "$d"/*/lab.mk; do
+					[ -f "$mk" ] && wb_lab_own_files "${mk%/lab.mk}" |
+						awk '$2 == "tree" { print $1 }'
+				done
 			done
-		done
-	} | sort -u >"$WB_KSTATE/base.want"
-	echo "$base_key" >"$WB_KSTATE/base.key"
-fi
-while read -r f; do
-	if [ -f "$WB_KBASE/$f" ] || [ -f "$WB_KBASE/.absent/$f" ]; then
-		continue
+		} | sort -u >"$WB_KSTATE/base.want"
+		echo "$base_key" >"$WB_KSTATE/base.key"
 	fi
-	grep -q " $f\$" "$WB_KSTATE/overlay.applied" && continue
-	if [ -f "$WB_KSRC/$f" ]; then
-		mkdir -p "$(dirname "$WB_KBASE/$f")"
-		cp -p "$WB_KSRC/$f" "$WB_KBASE/$f"
-	else
-		mkdir -p "$(dirname "$WB_KBASE/.absent/$f")"
-		: >"$WB_KBASE/.absent/$f"
-	fi
-done <"$WB_KSTATE/base.want"
-[ "$TREE_ONLY" = 1 ] && exit 0
+	while read -r f; do
+		if [ -f "$WB_KBASE/$f" ] || [ -f "$WB_KBASE/.absent/$f" ]; then
+			continue
+		fi
+		grep -q " $f\$" "$WB_KSTATE/overlay.applied" && continue
+		if [ -f "$WB_KSRC/$f" ]; then
+			mkdir -p "$(dirname "$WB_KBASE/$f")"
+			cp -p "$WB_KSRC/$f" "$WB_KBASE/$f"
+		else
+			mkdir -p "$(dirname "$WB_KBASE/.absent/$f")"
+			: >"$WB_KBASE/.absent/$f"
+		fi
+	done <"$WB_KSTATE/base.want"
+}
 
 # ---- the lab's kernel files -------------------------------------------
 
-# Only LAB's files go into the tree, from VARIANT; every other lab's are
-# the tree's own, so that one lab's compile error never breaks another.
-overlay=$WB_KSTATE/overlay.want
-: >"$overlay"
-if [ -n "$LAB" ]; then
-	WB_KLOCKED=1 "$WB_ROOT/vm/skel.sh" "$LAB" "$VARIANT" || exit 1
-	wb_lab_own_files "$LAB" | while read -r path kind; do
-		[ "$kind" = tree ] || continue
-		if [ "$VARIANT" = student ]; then
-			src=$WB_LABWORK/$LAB/student/tree/$path
+# plan_overlay: only LAB's files go into the tree, from VARIANT; every
+# other lab's are the tree's own, so that one lab's compile error never
+# breaks another.
+plan_overlay() {
+	local src
+	: >"$overlay"
+	if [ -n "$LAB" ]; then
+		"$WB_ROOT/vm/skel.sh" "$LAB" "$VARIANT" || exit 1
+		wb_lab_own_files "$LAB" | while read -r path kind; do
+			[ "$kind" = tree ] || continue
+			if [ "$VARIANT" = student ]; then
+				src=$WB_LABWORK/$LAB/student/tree/$path
+			else
+				src=$(wb_variant_file "$LAB" "$VARIANT" "$path")
+			fi
+			[ -f "$src" ] || wb_die "lab $LAB: $src is missing"
+			printf '%s %s\n' "$src" "$path"
+		done >"$overlay"
+	fi
+}
+
+# kernel_key: what a build is made from: the tree, the configuration
+# and the way it is built (core), and the content of the lab's files in
+# it (want).
+kernel_key() {
+	local src dest
+	core=$( {
+		printf '%s\n' "$version"
+		cat "$series"
+		# shellcheck disable=SC2086
+		cat $fragments
+		# Not this script itself: editing the harness must not cost a
+		# build. Bump this when the way the tree is built changes.
+		echo "recipe 2: bzImage modules scripts_gdb headers"
+	} | sha256sum | cut -c1-32)
+	while read -r src dest; do
+		printf '%s %s\n' "$dest" "$(sha256sum <"$src" | cut -c1-32)"
+	done <"$overlay" | sort >"$sums.want"
+	want=$( (echo "$core"; cat "$sums.want") | sha256sum | cut -c1-32)
+}
+
+# up_to_date: true when nothing changed since the last good build and
+# nobody edited the tree behind our back (edited: the first such file).
+up_to_date() {
+	edited=$(find "$WB_KSRC" -newer "$WB_KSTATE/built" -type f -print 2>/dev/null | head -n 1) || :
+	[ -f "$WB_KSTATE/built" ] || edited=yes
+	[ "${FORCE:-0}" = 0 ] && [ -z "$edited" ] &&
+		[ "$(cat "$WB_KSTATE/built")" = "$want" ] &&
+		[ -f "$WB_KBUILD/arch/x86/boot/bzImage" ]
+}
+
+# plan_fast: when only module code changed since the last good build (a
+# lab's file that goes into a .ko, put in or taken out), vmlinux stays as
+# it is: make builds those modules alone (fast_kos), instead of walking
+# the whole tree.
+plan_fast() {
+	local changed dest ko obj k
+	fast_kos=
+	if [ "${FORCE:-0}" = 0 ] && [ -z "$edited" ] &&
+		[ "$(cat "$WB_KSTATE/built.core" 2>/dev/null)" = "$core" ] &&
+		[ -f "$WB_KSTATE/built.sums" ] && [ -f "$WB_KBUILD/modules.order" ] &&
+		[ -f "$WB_KBUILD/vmlinux" ] && [ -f "$WB_KBUILD/arch/x86/boot/bzImage" ]; then
+		changed=$(sort "$WB_KSTATE/built.sums" "$sums.want" | uniq -u | cut -d' ' -f1 | sort -u)
+		for dest in $changed; do
+			ko=
+			case $dest in
+			*.c)
+				obj=${dest%.c}.o
+				ko=$(while read -r k; do
+					if grep -qx "$obj" "$WB_KBUILD/${k%.ko}.mod" 2>/dev/null; then
+						echo "$k"
+					fi
+				done <"$WB_KBUILD/modules.order")
+				;;
+			esac
+			if [ -z "$ko" ]; then
+				fast_kos=
+				break
+			fi
+			fast_kos="$fast_kos $ko"
+		done
+	fi
+}
+
+# put_overlay: the previous lab's files go back to the tree's version;
+# this lab's are copied only when their content differs, so that make
+# sees a new mtime exactly where something changed.
+put_overlay() {
+	local src dest
+	while read -r _src dest; do
+		grep -q " $dest\$" "$overlay" && continue
+		wb_say "tree file $dest: back to the tree's version"
+		if [ -f "$WB_KBASE/$dest" ]; then
+			cp "$WB_KBASE/$dest" "$WB_KSRC/$dest"
 		else
-			src=$(wb_variant_file "$LAB" "$VARIANT" "$path")
+			rm -f "$WB_KSRC/$dest"
 		fi
-		[ -f "$src" ] || wb_die "lab $LAB: $src is missing"
-		printf '%s %s\n' "$src" "$path"
-	done >"$overlay"
-fi
-
-# What a build is made from: the tree, the configuration and the way it
-# is built (core), and the content of the lab's files in it (sums).
-core=$( {
-	printf '%s\n' "$version"
-	cat "$series"
-	# shellcheck disable=SC2086
-	cat $fragments
-	# Not this script itself: editing the harness must not cost a
-	# build. Bump this when the way the tree is built changes.
-	echo "recipe 2: bzImage modules scripts_gdb headers"
-} | sha256sum | cut -c1-32)
-sums=$WB_KSTATE/overlay.sums
-while read -r src dest; do
-	printf '%s %s\n' "$dest" "$(sha256sum <"$src" | cut -c1-32)"
-done <"$overlay" | sort >"$sums.want"
-want=$( (echo "$core"; cat "$sums.want") | sha256sum | cut -c1-32)
-
-# Nothing changed since the last good build, and nobody edited the tree
-# behind our back: say so and stop.
-edited=$(find "$WB_KSRC" -newer "$WB_KSTATE/built" -type f -print 2>/dev/null | head -n 1) || :
-[ -f "$WB_KSTATE/built" ] || edited=yes
-if [ "${FORCE:-0}" = 0 ] && [ -z "$edited" ] &&
-	[ "$(cat "$WB_KSTATE/built")" = "$want" ] &&
-	[ -f "$WB_KBUILD/arch/x86/boot/bzImage" ]; then
-	wb_say "kernel is up to date ($WB_KBUILD${LAB:+, lab $LAB $VARIANT}, nothing to do)"
-	exit 0
-fi
-
-# When only module code changed since the last good build (a lab's file
-# that goes into a .ko, put in or taken out), vmlinux stays as it is: make
-# builds those modules alone, instead of walking the whole tree.
-fast_kos=
-if [ "${FORCE:-0}" = 0 ] && [ -z "$edited" ] &&
-	[ "$(cat "$WB_KSTATE/built.core" 2>/dev/null)" = "$core" ] &&
-	[ -f "$WB_KSTATE/built.sums" ] && [ -f "$WB_KBUILD/modules.order" ] &&
-	[ -f "$WB_KBUILD/vmlinux" ] && [ -f "$WB_KBUILD/arch/x86/boot/bzImage" ]; then
-	changed=$(sort "$WB_KSTATE/built.sums" "$sums.want" | uniq -u | cut -d' ' -f1 | sort -u)
-	for dest in $changed; do
-		ko=
-		case $dest in
-		*.c)
-			obj=${dest%.c}.o
-			ko=$(while read -r k; do
-				if grep -qx "$obj" "$WB_KBUILD/${k%.ko}.mod" 2>/dev/null; then
-					echo "$k"
-				fi
-			done <"$WB_KBUILD/modules.order")
-			;;
-		esac
-		if [ -z "$ko" ]; then
-			fast_kos=
-			break
+	done <"$WB_KSTATE/overlay.applied"
+	while read -r src dest; do
+		if ! cmp -s "$src" "$WB_KSRC/$dest"; then
+			wb_say "lab $LAB ($VARIANT): $dest"
+			mkdir -p "$(dirname "$WB_KSRC/$dest")"
+			cp "$src" "$WB_KSRC/$dest"
 		fi
-		fast_kos="$fast_kos $ko"
-	done
-fi
-
-# The previous lab's files go back to the tree's version; this lab's are
-# copied only when their content differs, so that make sees a new mtime
-# exactly where something changed.
-while read -r _src dest; do
-	grep -q " $dest\$" "$overlay" && continue
-	wb_say "tree file $dest: back to the tree's version"
-	if [ -f "$WB_KBASE/$dest" ]; then
-		cp "$WB_KBASE/$dest" "$WB_KSRC/$dest"
-	else
-		rm -f "$WB_KSRC/$dest"
-	fi
-done <"$WB_KSTATE/overlay.applied"
-while read -r src dest; do
-	if ! cmp -s "$src" "$WB_KSRC/$dest"; then
-		wb_say "lab $LAB ($VARIANT): $dest"
-		mkdir -p "$(dirname "$WB_KSRC/$dest")"
-		cp "$src" "$WB_KSRC/$dest"
-	fi
-	echo "$dest" >>"$touched"
-done <"$overlay"
-cp "$overlay" "$WB_KSTATE/overlay.applied"
-[ ! -f "$touched" ] || sort -u "$touched" -o "$touched"
+		echo "$dest" >>"$touched"
+	done <"$overlay"
+	cp "$overlay" "$WB_KSTATE/overlay.applied"
+	[ ! -f "$touched" ] || sort -u "$touched" -o "$touched"
+}
 
 # ---- configuration ----------------------------------------------------
 
@@ -306,35 +323,41 @@ kmake() {
 		KBUILD_BUILD_USER=workbook KBUILD_BUILD_HOST=workbook "$@"
 }
 
-# shellcheck disable=SC2086
-cfg_want=$( (cat $fragments; cat "$series") | sha256sum | cut -c1-32)
-if [ ! -f "$WB_KBUILD/.config" ] || [ "$(cat "$WB_KSTATE/config" 2>/dev/null)" != "$cfg_want" ]; then
-	wb_step "configuring: allnoconfig + $(echo "$fragments" | sed "s#^$WB_ROOT/##" | tr '\n' ' ')"
-	mkdir -p "$WB_KBUILD"
-	kmake -s allnoconfig >/dev/null
+# configure: allnoconfig, then the fragments merged with the tree's
+# merge_config.sh, when the fragments or the series changed; every
+# option a fragment asks for must be in the final .config.
+configure() {
+	local cfg_want sym val got
 	# shellcheck disable=SC2086
-	"$WB_KSRC/scripts/kconfig/merge_config.sh" -m -O "$WB_KBUILD" \
-		"$WB_KBUILD/.config" $fragments >"$WB_KSTATE/merge.log" 2>&1 ||
-		{ cat "$WB_KSTATE/merge.log" >&2; wb_die "merge_config.sh failed"; }
-	kmake -s olddefconfig >>"$WB_KSTATE/merge.log" 2>&1
-	# Every option a fragment asks for must be in the final .config.
-	# shellcheck disable=SC2086
-	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \2/p' \
-		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1 n/p' $fragments |
-		while read -r sym val; do
-			got=$(sed -n "s/^$sym=//p" "$WB_KBUILD/.config")
-			[ "$val" = n ] && [ -z "$got" ] && continue
-			[ "$got" = "$val" ] && continue
-			printf '  %s: requested %s, got %s\n' "$sym" "$val" "${got:-n}"
-		done >"$WB_KSTATE/config.missing"
-	if [ -s "$WB_KSTATE/config.missing" ]; then
-		wb_say "error: these options did not stick (a dependency is missing or they are misspelled):"
-		cat "$WB_KSTATE/config.missing" >&2
-		rm -f "$WB_KSTATE/config"
-		exit 1
+	cfg_want=$( (cat $fragments; cat "$series") | sha256sum | cut -c1-32)
+	if [ ! -f "$WB_KBUILD/.config" ] || [ "$(cat "$WB_KSTATE/config" 2>/dev/null)" != "$cfg_want" ]; then
+		wb_step "configuring: allnoconfig + $(echo "$fragments" | sed "s#^$WB_ROOT/##" | tr '\n' ' ')"
+		mkdir -p "$WB_KBUILD"
+		kmake -s allnoconfig >/dev/null
+		# shellcheck disable=SC2086
+		"$WB_KSRC/scripts/kconfig/merge_config.sh" -m -O "$WB_KBUILD" \
+			"$WB_KBUILD/.config" $fragments >"$WB_KSTATE/merge.log" 2>&1 ||
+			{ cat "$WB_KSTATE/merge.log" >&2; wb_die "merge_config.sh failed"; }
+		kmake -s olddefconfig >>"$WB_KSTATE/merge.log" 2>&1
+		# Every option a fragment asks for must be in the final .config.
+		# shellcheck disable=SC2086
+		sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \2/p' \
+			-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1 n/p' $fragments |
+			while read -r sym val; do
+				got=$(sed -n "s/^$sym=//p" "$WB_KBUILD/.config")
+				[ "$val" = n ] && [ -z "$got" ] && continue
+				[ "$got" = "$val" ] && continue
+				printf '  %s: requested %s, got %s\n' "$sym" "$val" "${got:-n}"
+			done >"$WB_KSTATE/config.missing"
+		if [ -s "$WB_KSTATE/config.missing" ]; then
+			wb_say "error: these options did not stick (a dependency is missing or they are misspelled):"
+			cat "$WB_KSTATE/config.missing" >&2
+			rm -f "$WB_KSTATE/config"
+			exit 1
+		fi
+		echo "$cfg_want" >"$WB_KSTATE/config"
 	fi
-	echo "$cfg_want" >"$WB_KSTATE/config"
-fi
+}
 
 # ---- kernels built before ---------------------------------------------
 
@@ -362,6 +385,7 @@ hand_edit() {
 # hand edit, and no lab file among the UAPI headers (the kept files do
 # not include the installed headers).
 keepable() {
+	local h
 	[ "${FORCE:-0}" = 0 ] || return 1
 	if grep -q -e '^include/uapi/' -e '^arch/[^/]*/include/uapi/' "$sums.want"; then
 		return 1
@@ -382,6 +406,7 @@ put() {
 # same bytes (another variant of a module lab) is linked, not copied:
 # kept files are never written again (use_kept copies them out).
 keep_vmlinux() {
+	local other
 	for other in "$kept"/*/vmlinux; do
 		[ -f "$other" ] && cmp -s "$other" "$WB_KBUILD/vmlinux" &&
 			ln "$other" "$1" 2>/dev/null && return 0
@@ -391,6 +416,7 @@ keep_vmlinux() {
 
 # keep_kernel: keep this build under $want; the oldest go.
 keep_kernel() {
+	local dir what old
 	dir=$kept/$want
 	# Named after the lab only when its files are in it: without them,
 	# every lab's kernel is the tree's own (one key).
@@ -426,6 +452,7 @@ keep_kernel() {
 # this script copied into the tree are newer than them, so that the next
 # make that needs them rebuilds them.
 use_kept() {
+	local dir release f ko
 	dir=$kept/$want
 	release=$(cat "$WB_KBUILD/include/config/kernel.release" 2>/dev/null) || return 1
 	[ -d "$dir/modules/$release" ] && [ -f "$WB_KBUILD/modules.order" ] || return 1
@@ -444,25 +471,26 @@ use_kept() {
 	touch "$dir"
 }
 
-keep=0
-if keepable; then
-	keep=1
-	if [ -f "$kept/$want/sums" ]; then
-		start=$(date +%s)
-		if use_kept; then
-			cp "$sums.want" "$WB_KSTATE/built.sums"
-			echo "$core" >"$WB_KSTATE/built.core"
-			echo "$want" >"$WB_KSTATE/built"
-			wb_say "kernel ($(cat "$kept/$want/what")) as built before, from $kept/$want, in $(($(date +%s) - start)) s"
-			exit 0
-		fi
-		# Half put back: the build below runs as if nothing had been
-		# kept, and make rebuilds whatever is older than its sources.
-		rm -rf "${kept:?}/$want"
-		echo failed >"$WB_KSTATE/built"
-		wb_say "note: the kernel kept in $kept/$want could not be put back; building it"
+# take_kept: true when the kernel kept under $want is back in the build
+# (nothing left to build); a kernel that cannot be put back whole is
+# dropped, and the build runs as if nothing had been kept: make rebuilds
+# whatever is older than its sources.
+take_kept() {
+	local start
+	[ -f "$kept/$want/sums" ] || return 1
+	start=$(date +%s)
+	if use_kept; then
+		cp "$sums.want" "$WB_KSTATE/built.sums"
+		echo "$core" >"$WB_KSTATE/built.core"
+		echo "$want" >"$WB_KSTATE/built"
+		wb_say "kernel ($(cat "$kept/$want/what")) as built before, from $kept/$want, in $(($(date +%s) - start)) s"
+		return 0
 	fi
-fi
+	rm -rf "${kept:?}/$want"
+	echo failed >"$WB_KSTATE/built"
+	wb_say "note: the kernel kept in $kept/$want could not be put back; building it"
+	return 1
+}
 
 # ---- build ------------------------------------------------------------
 
@@ -557,42 +585,91 @@ interrupted() {
 	wb_say "interrupted: the kernel build stopped halfway. Nothing is lost; the next make kernel (or make lab) goes on from where it stopped."
 	exit "$1"
 }
+# build_kernel: the modules alone (fast_kos), or bzImage, vmlinux, the
+# modules, the gdb scripts and the UAPI headers; then kept.
+build_kernel() {
+	local start all_kos rc release ko
+	start=$(date +%s)
+	if [ -n "$fast_kos" ]; then
+		wb_step "building only the module$([ "$(echo "$fast_kos" | wc -w)" = 1 ] || echo s)$fast_kos (-j$WB_JOBS, log: $log)"
+		# A single-target build drops modules.order, which the next full
+		# build and modules_install read: keep it.
+		cp "$WB_KBUILD/modules.order" "$WB_KSTATE/modules.order"
+		# Every module is named, not only the changed ones: modpost checks a
+		# module's symbols against the modules it is given (scsi_debug needs
+		# crc-t10dif's), and the ones that did not change cost nothing.
+		all_kos=$(cat "$WB_KSTATE/modules.order")
+		rc=0
+		# shellcheck disable=SC2086
+		build $all_kos || rc=$?
+		cp "$WB_KSTATE/modules.order" "$WB_KBUILD/modules.order"
+		[ "$rc" = 0 ] || failed
+		release=$(cat "$WB_KBUILD/include/config/kernel.release")
+		for ko in $all_kos; do
+			cmp -s "$WB_KBUILD/$ko" "$WB_KMODROOT/lib/modules/$release/kernel/$ko" ||
+				cp "$WB_KBUILD/$ko" "$WB_KMODROOT/lib/modules/$release/kernel/$ko"
+		done
+		depmod -b "$WB_KMODROOT" "$release" ||
+			wb_die "depmod failed on $WB_KMODROOT/lib/modules/$release"
+	else
+		wb_step "building bzImage, vmlinux, modules, gdb scripts and UAPI headers (-j$WB_JOBS, log: $log)"
+		build bzImage modules scripts_gdb headers || failed
+		kmake -s modules_install INSTALL_MOD_PATH="$WB_KMODROOT" >/dev/null
+		echo "$core" >"$WB_KSTATE/built.core"
+	fi
+	cp "$sums.want" "$WB_KSTATE/built.sums"
+	echo "$want" >"$WB_KSTATE/built"
+	[ "$keep" = 0 ] || keep_kernel
+	if [ -n "$fast_kos" ]; then
+		wb_say "modules built in $(($(date +%s) - start)) s, vmlinux unchanged: $WB_KMODROOT"
+	else
+		wb_say "kernel built in $(($(date +%s) - start)) s: $WB_KBUILD/arch/x86/boot/bzImage"
+	fi
+}
+
+# ---- the steps ---------------------------------------------------------
+
+# One run: the package, the tree with the series, the saved copies of the
+# labs' files, then (unless --tree) this lab's files, the key of the
+# kernel wanted, and the build: nothing, a kernel kept before, the
+# modules alone, or the whole kernel.
+
+wb_need_cache
+wb_need_cmds make:make gcc:gcc flex:flex bison:bison bc:bc perl:perl \
+	ccache:ccache pahole:dwarves lz4:lz4 patch:patch xz:xz-utils dpkg-query:dpkg \
+	flock:util-linux
+# The tree's lock (held already when vm/lab.sh runs this script: the
+# lock's descriptor is inherited, see wb_klock).
+wb_klock
+
+# A student repository (make student-repo) has no solutions, and its
+# series leaves the labs' answers out: its tree is not the course's. A
+# cache holds one tree: the first kind of checkout to use it keeps it.
+checkout=course
+[ -d "$WB_SOLUTIONS" ] || checkout=student
+if [ -f "$WB_KSTATE/checkout" ] && [ "$(cat "$WB_KSTATE/checkout")" != "$checkout" ]; then
+	wb_die "$WB_CACHE holds the kernel tree of a $(cat "$WB_KSTATE/checkout") repository, and this is a $checkout repository: give this one a cache of its own (WB_CACHE=...)"
+fi
+echo "$checkout" >"$WB_KSTATE/checkout"
+
+check_package
+plan_series
+prepare_tree
+save_bases
+[ "$TREE_ONLY" = 1 ] && exit 0
+plan_overlay
+kernel_key
+if up_to_date; then
+	wb_say "kernel is up to date ($WB_KBUILD${LAB:+, lab $LAB $VARIANT}, nothing to do)"
+	exit 0
+fi
+plan_fast
+put_overlay
+configure
+if keepable; then
+	keep=1
+	! take_kept || exit 0
+fi
 trap 'interrupted 130' INT
 trap 'interrupted 143' TERM
-
-start=$(date +%s)
-if [ -n "$fast_kos" ]; then
-	wb_step "building only the module$([ "$(echo "$fast_kos" | wc -w)" = 1 ] || echo s)$fast_kos (-j$WB_JOBS, log: $log)"
-	# A single-target build drops modules.order, which the next full
-	# build and modules_install read: keep it.
-	cp "$WB_KBUILD/modules.order" "$WB_KSTATE/modules.order"
-	# Every module is named, not only the changed ones: modpost checks a
-	# module's symbols against the modules it is given (scsi_debug needs
-	# crc-t10dif's), and the ones that did not change cost nothing.
-	all_kos=$(cat "$WB_KSTATE/modules.order")
-	rc=0
-	# shellcheck disable=SC2086
-	build $all_kos || rc=$?
-	cp "$WB_KSTATE/modules.order" "$WB_KBUILD/modules.order"
-	[ "$rc" = 0 ] || failed
-	release=$(cat "$WB_KBUILD/include/config/kernel.release")
-	for ko in $all_kos; do
-		cmp -s "$WB_KBUILD/$ko" "$WB_KMODROOT/lib/modules/$release/kernel/$ko" ||
-			cp "$WB_KBUILD/$ko" "$WB_KMODROOT/lib/modules/$release/kernel/$ko"
-	done
-	depmod -b "$WB_KMODROOT" "$release" ||
-		wb_die "depmod failed on $WB_KMODROOT/lib/modules/$release"
-else
-	wb_step "building bzImage, vmlinux, modules, gdb scripts and UAPI headers (-j$WB_JOBS, log: $log)"
-	build bzImage modules scripts_gdb headers || failed
-	kmake -s modules_install INSTALL_MOD_PATH="$WB_KMODROOT" >/dev/null
-	echo "$core" >"$WB_KSTATE/built.core"
-fi
-cp "$sums.want" "$WB_KSTATE/built.sums"
-echo "$want" >"$WB_KSTATE/built"
-[ "$keep" = 0 ] || keep_kernel
-if [ -n "$fast_kos" ]; then
-	wb_say "modules built in $(($(date +%s) - start)) s, vmlinux unchanged: $WB_KMODROOT"
-else
-	wb_say "kernel built in $(($(date +%s) - start)) s: $WB_KBUILD/arch/x86/boot/bzImage"
-fi
+build_kernel

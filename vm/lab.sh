@@ -56,7 +56,7 @@ trap 'wb_kill_rundir "$rundir"; exit 130' INT TERM
 # could not be built. The lab's own modules and host-built parts are
 # built against the tree too: the lock is held until they are done.
 wb_klock
-WB_KLOCKED=1 "$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit "$WB_EXIT_BUILD_ERROR"
+"$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit "$WB_EXIT_BUILD_ERROR"
 "$WB_ROOT/vm/initramfs.sh" || exit "$WB_EXIT_BUILD_ERROR"
 wb_rundir_kernel "$rundir"
 

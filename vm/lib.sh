@@ -200,8 +200,16 @@ wb_manifest() {
 # wb_klock: hold the kernel tree's lock on file descriptor 9 until the
 # caller closes it or exits. One build at a time in a tree: a second one,
 # for another lab in another terminal, waits instead of racing the first.
+# The one owner is whoever takes it first: a script that the holder runs
+# (vm/lab.sh runs vm/kernel.sh, which runs vm/skel.sh) inherits the
+# descriptor, and flock on the same open file is granted at once, where
+# opening the file again would wait on its own parent.
 wb_klock() {
 	mkdir -p "$WB_KSTATE" || wb_die "cannot create $WB_KSTATE"
+	if [ "$(readlink "/proc/$$/fd/9" 2>/dev/null)" = "$(readlink -f "$WB_KSTATE/lock")" ] &&
+		flock -n 9; then
+		return 0
+	fi
 	exec 9>"$WB_KSTATE/lock"
 	if ! flock -n 9; then
 		wb_say "another kernel build is using $WB_KSRC; waiting for it to finish"
