@@ -105,7 +105,7 @@ if [ -n "$first" ]; then
 	rc=$(cat "$sdir/status")
 	# Every point is earned.
 	score=$(wb_ktap points "$sdir/ktap")
-	if [ "$rc" = 0 ] && ktap_wellformed "$sdir/ktap" && [ "${score% *}" = "${score#* }" ]; then
+	if [ "$rc" = "$WB_EXIT_PASS" ] && ktap_wellformed "$sdir/ktap" && [ "${score% *}" = "${score#* }" ]; then
 		t_ok "$lab: $who passes the checker (${score% *} points)"
 	else
 		t_fail "$lab: $who passes the checker"
@@ -133,7 +133,7 @@ if [ "$second" = negative ]; then
 	rc=$(cat "$ndir/status")
 	counts=$(wb_ktap count "$ndir/ktap")
 	total=${counts%% *} failed=$(echo "$counts" | cut -d' ' -f3)
-	if [ "$rc" = 1 ] && ktap_wellformed "$ndir/ktap" && [ "$total" -gt 0 ] && [ "$failed" = "$total" ]; then
+	if [ "$rc" = "$WB_EXIT_FAIL" ] && ktap_wellformed "$ndir/ktap" && [ "$total" -gt 0 ] && [ "$failed" = "$total" ]; then
 		t_ok "$lab: every one of its $total assertions fails on a wrong expectation"
 	else
 		t_fail "$lab: every one of its assertions fails on a wrong expectation"
@@ -153,7 +153,7 @@ total=${counts%% *} failed=$(echo "$counts" | cut -d' ' -f3)
 # Without a solution, the skeleton's run is also the proof that the lab
 # builds, boots and that its checker runs to its end.
 if [ -z "$first" ]; then
-	if [ "$rc" -le 1 ] && ktap_wellformed "$kdir/ktap"; then
+	if wb_status_checked "$rc" && ktap_wellformed "$kdir/ktap"; then
 		t_ok "$lab: the skeleton builds, boots and its checker reports in full ($total results)"
 	else
 		t_fail "$lab: the skeleton builds, boots and its checker reports in full"
@@ -161,7 +161,7 @@ if [ -z "$first" ]; then
 		tail -n 20 "$kdir/console.log" 2>/dev/null | sed 's/^/#   /'
 	fi
 fi
-if [ "$rc" = 1 ] && ktap_wellformed "$kdir/ktap" && [ "$failed" -gt 0 ]; then
+if [ "$rc" = "$WB_EXIT_FAIL" ] && ktap_wellformed "$kdir/ktap" && [ "$failed" -gt 0 ]; then
 	t_ok "$lab: the skeleton fails the checker ($failed of $total checks fail)"
 else
 	t_fail "$lab: the skeleton fails the checker"

@@ -113,6 +113,15 @@ words() {
 t_out "status words, 0 to 6" "pass fail usage oops timeout no-verdict build-error" words word 0 1 2 3 4 5 6
 t_out "make grade's statuses, 0 to 6 and a refused submission" \
 	"pass fail fail oops timeout fail build-error invalid-submission" words grade 0 1 2 3 4 5 6 invalid
+checked() {
+	local n out
+	out=
+	for n in 0 1 2 3 4 5 6; do
+		! wb_status_checked "$n" || out="$out${out:+ }$n"
+	done
+	echo "$out"
+}
+t_out "only pass and fail are the checker's own verdict (with points)" "0 1" checked
 # README.md's table says what the harness's table says (the book shows
 # README.md's).
 awk -F '|' '/^\| [0-6] \|/ { gsub(/`/, ""); gsub(/^ +| +$/, "", $2); gsub(/^ +| +$/, "", $3); print $2 "\t" $3 }' \

@@ -39,13 +39,13 @@ for lab in $labs; do
 		sh "$WB_ROOT/tests/check-lab.sh" $own "$lab" >"$out/$lab/$i.log" 2>&1 </dev/null || rc=$?
 		took=$(($(date +%s) - start))
 		times="$times $took"
-		if [ "$rc" = 0 ] && ! grep -q '^not ok' "$out/$lab/$i.log"; then
+		if [ "$rc" = 0 ] && [ "$(wb_ktap count "$out/$lab/$i.log" | cut -d' ' -f3)" = 0 ]; then
 			pass=$((pass + 1))
 			wb_say "soak $lab: run $i of $n passed in $took s"
 		else
 			bad=1
 			wb_say "soak $lab: run $i of $n FAILED in $took s (log: $out/$lab/$i.log):"
-			grep -A3 '^not ok' "$out/$lab/$i.log" | head -n 12 | sed 's/^/    /' >&2
+			wb_ktap failures "$out/$lab/$i.log" | head -n 12 | sed 's/^/    /' >&2
 		fi
 		i=$((i + 1))
 	done

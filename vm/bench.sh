@@ -77,7 +77,7 @@ if [ "${BENCH_PIPELINE:-1}" = 1 ]; then
 	graded() {
 		rc=0
 		WB_LABS=$tmp/labs WB_QUIET=1 "$WB_ROOT/vm/lab.sh" "$1" run >"$tmp/lab.log" 2>&1 </dev/null || rc=$?
-		[ "$rc" -le 1 ] || wb_die "lab $1 gave no graded result (status $rc): $(tail -n 20 "$tmp/lab.log")"
+		wb_status_checked "$rc" || wb_die "lab $1 gave no graded result (status $rc): $(tail -n 20 "$tmp/lab.log")"
 	}
 
 	edit() {

@@ -153,8 +153,8 @@ grade_one() {
 	max=$(cat "$rows/$lab.max")
 	points=0
 	foreign=
-	case $rc in
-	0 | 1)
+	case $(wb_status word "$rc") in
+	pass | fail)
 		# The report must be the course checker's: its plan, and each
 		# result's number and name as the solution gave them. A result
 		# that is not earns nothing, a plan that is not fails it all.

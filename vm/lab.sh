@@ -233,7 +233,7 @@ if [ "$mode" != shell ]; then
 	# A report that is not whole earns nothing, whatever it says.
 	if [ -f "$rundir/ktap.broken" ]; then
 		points=", 0 points: the report is not whole"
-	elif [ "$rc" -le 1 ] && score=$(wb_ktap points "$rundir/ktap"); then
+	elif wb_status_checked "$rc" && score=$(wb_ktap points "$rundir/ktap"); then
 		points=", ${score% *} of ${score#* } points"
 	fi
 	# "TOTAL PASS FAIL SKIP"
@@ -250,12 +250,12 @@ fi
 # WB_PROGRESS=1 (make start): where the student is, not a grade. The run
 # succeeds when the lab booted and its checker reported in full, however
 # many checks pass; a crash, a timeout or a broken report still fail.
-if [ "${WB_PROGRESS:-0}" = 1 ] && [ "$rc" -le 1 ] && [ ! -f "$rundir/ktap.broken" ]; then
+if [ "${WB_PROGRESS:-0}" = 1 ] && wb_status_checked "$rc" && [ ! -f "$rundir/ktap.broken" ]; then
 	wb_say ""
 	wb_say "Where you are: lab $lab booted in the VM, its guided steps ran, and $passing of $total checks pass${points}."
 	next=
 	[ "$variant" != student ] || next=$("$WB_ROOT/vm/skel.sh" --next "$lab" 2>/dev/null) || :
-	if [ "$rc" = 0 ]; then
+	if [ "$rc" = "$WB_EXIT_PASS" ]; then
 		wb_say "Every check passes: this lab is done. make labs lists the others."
 	elif [ -n "$next" ]; then
 		rest=${next#* }

@@ -635,7 +635,7 @@ wb_verdict() {
 		wb_say "error: the checker's report is not whole (${short:-no exit status}; the checker's exit status: ${cstatus:-none}): it was stopped or killed midway, or something else wrote into its output. This counts as a failure."
 		return "$WB_EXIT_FAIL"
 	fi
-	if [ "$cstatus" = 0 ] && grep -q '^not ok ' "$rundir/ktap"; then
+	if [ "$cstatus" = 0 ] && [ "$(wb_ktap count "$rundir/ktap" | cut -d' ' -f3)" != 0 ]; then
 		wb_say "error: the checker exited with status 0 but reported a failure: counted as failed"
 		return "$WB_EXIT_FAIL"
 	fi

@@ -38,6 +38,13 @@ wb_status() {
 		$1 == n { print $c; found = 1 } END { if (!found) print (c == 3 ? "fail" : "unknown") }'
 }
 
+# wb_status_checked N: true when status N is the checker's own verdict
+# (pass or fail), so that the report has points; false for a run that
+# ended before it (a crash, a timeout, no verdict, a build error).
+wb_status_checked() {
+	[ "$1" = "$WB_EXIT_PASS" ] || [ "$1" = "$WB_EXIT_FAIL" ]
+}
+
 # ---- the run folder -----------------------------------------------------
 
 # What a run folder holds (WB_RUN_DIR, or $WB_CACHE/run/LAB.PID). The
