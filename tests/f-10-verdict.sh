@@ -7,7 +7,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$WB_ROOT/vm/qemu.sh"
-tmp=$(mktemp -d)
+tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
 # report NAME LINE...: a report file, one argument per line.

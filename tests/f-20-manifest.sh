@@ -4,7 +4,7 @@
 # author makes is an error that names the file and the line.
 set -u
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp -d)
+tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
 bad=

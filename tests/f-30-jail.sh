@@ -5,7 +5,7 @@
 # and what the harness writes beside it.
 set -u
 . "$(dirname "$0")/lib.sh"
-tmp=$(mktemp -d "$WB_CACHE/f30.XXXXXX")
+tmp=$(mktemp -d) || exit 1
 secret=$HOME/.wb-f30-secret.$$
 trap 'rm -rf "$tmp" "$secret"' EXIT
 echo "f30-secret-$$" >"$secret"
