@@ -221,12 +221,23 @@ EOF2
 
 rc=0
 t0=$(date +%s)
+# Who each QEMU of a lab's run is, seen from outside while the class is
+# graded (twice a second).
+(
+	while :; do
+		ps -o user=,args= -C qemu-system-x86_64 2>/dev/null | awk '/wb\.mode=run/ { print $1 }'
+		sleep 0.5
+	done
+) >"$tmp/qemu-users" 2>/dev/null &
+watcher=$!
 # KEEP=1: the staged files stay where a hostile guest would look for
 # them, and the run folders for the checks of leftovers below.
 SUBMISSIONS=$class LABS=$lab OUT=$tmp/out JOBS=2 WB_BUILD_LIMIT=20 WB_KBUILD_LIMIT=60 \
 	WB_JAIL_DISK=33554432 WB_OUT_LIMIT=8192 \
 	WB_CONSOLE_LIMIT=4194304 KEEP=1 "$WB_ROOT/vm/grade.sh" >"$tmp/grade.out" 2>&1 || rc=$?
 elapsed=$(($(date +%s) - t0))
+kill "$watcher" 2>/dev/null
+wait "$watcher" 2>/dev/null
 t_status "make grade grades the class and exits 0" 0 "$rc"
 row() { awk -F, -v s="$1" '$1 == s { print $3, $4, $5 }' "$tmp/out/grades.csv"; }
 # t_row DESCRIPTION EXPECTED STUDENT: the student's row is "points max
@@ -289,7 +300,8 @@ hostile zero "a kernel file that is a link to /dev/zero" invalid-submission 0
 hostile bomb "an include bomb" build-error 0
 hostile kbomb "an include bomb in the kernel file" build-error 0
 hostile disk "a module larger than a build may write" build-error 0
-t_grep "the kernel file's bomb is stopped by the kernel build's limit" 'did not finish within 60 s|timed out|killed' \
+t_grep "the kernel file's bomb is stopped by the kernel build's limit" \
+	'the kernel build did not finish within its limit \(WB_KBUILD_LIMIT, 60 s\)' \
 	"$tmp/out/kbomb.txt"
 t_grep "the module's build ran out of its disk budget" 'No space left on device' "$tmp/out/disk.txt"
 used=$(du -sk "$WB_CACHE/grade/disk" | cut -f1)
@@ -303,13 +315,12 @@ hostile rewrite "a program rewriting the checker, its helpers and the channel" f
 t_grep "the rewrite's forged results are seen as not the course checker's, or fail" 'not ok 8' "$tmp/out/rewrite.txt"
 t_row "the honest solution keeps every point beside them" "$max $max pass" sol
 if [ "$(id -u)" = 0 ]; then
-	# Run as root, the grader starts QEMU as nobody: what the guest
-	# wrote on the host (its verdict) belongs to nobody.
-	if [ -n "$(find "$WB_CACHE/grade/sol/run/$lab/verdict/verdict" -user nobody 2>/dev/null)" ]; then
-		t_ok "as root, QEMU ran as nobody (the verdict it wrote is nobody's)"
+	# Run as root, the grader starts each QEMU as nobody.
+	seen=$(sort "$tmp/qemu-users" | uniq -c | awk '{ printf "%s%s x%s", sep, $2, $1; sep = ", " }')
+	if [ -s "$tmp/qemu-users" ] && [ "$(sort -u "$tmp/qemu-users")" = nobody ]; then
+		t_ok "as root, every QEMU of a lab's run was nobody's ($seen, seen by ps)"
 	else
-		t_fail "as root, QEMU ran as nobody" "verdict owned by nobody" \
-			"$(ls -l "$WB_CACHE/grade/sol/run/$lab/verdict/" 2>&1)"
+		t_fail "as root, every QEMU of a lab's run was nobody's" "nobody only" "${seen:-no QEMU seen}"
 	fi
 fi
 leak=$(grep -rlF -e "$mark" -e "$hostmark" "$tmp/out" "$tmp/grade.out" 2>/dev/null)
