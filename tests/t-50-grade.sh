@@ -222,10 +222,10 @@ EOF2
 rc=0
 t0=$(date +%s)
 # Who each QEMU of a lab's run is, seen from outside while the class is
-# graded (twice a second).
+# graded (twice a second): "pid user".
 (
 	while :; do
-		ps -o user=,args= -C qemu-system-x86_64 2>/dev/null | awk '/wb\.mode=run/ { print $1 }'
+		ps -o pid=,user=,args= -C qemu-system-x86_64 2>/dev/null | awk '/wb\.mode=run/ { print $1, $2 }'
 		sleep 0.5
 	done
 ) >"$tmp/qemu-users" 2>/dev/null &
@@ -315,12 +315,16 @@ hostile rewrite "a program rewriting the checker, its helpers and the channel" f
 t_grep "the rewrite's forged results are seen as not the course checker's, or fail" 'not ok 8' "$tmp/out/rewrite.txt"
 t_row "the honest solution keeps every point beside them" "$max $max pass" sol
 if [ "$(id -u)" = 0 ]; then
-	# Run as root, the grader starts each QEMU as nobody.
-	seen=$(sort "$tmp/qemu-users" | uniq -c | awk '{ printf "%s%s x%s", sep, $2, $1; sep = ", " }')
-	if [ -s "$tmp/qemu-users" ] && [ "$(sort -u "$tmp/qemu-users")" = nobody ]; then
-		t_ok "as root, every QEMU of a lab's run was nobody's ($seen, seen by ps)"
+	# Run as root, the grader starts each QEMU as root, for the moment
+	# it opens its files, and QEMU then becomes nobody for good: the
+	# last time ps sees each QEMU, it is nobody's.
+	last=$(awk '{ u[$1] = $2 } END { for (p in u) print u[p] }' "$tmp/qemu-users" | sort | uniq -c |
+		awk '{ printf "%s%s x%s", sep, $2, $1; sep = ", " }')
+	if [ -s "$tmp/qemu-users" ] && [ "$(awk '{ u[$1] = $2 } END { for (p in u) print u[p] }' \
+		"$tmp/qemu-users" | sort -u)" = nobody ]; then
+		t_ok "as root, every QEMU of a lab's run ended as nobody's (last seen by ps: $last; $(grep -c ' root$' "$tmp/qemu-users") samples of root before the drop)"
 	else
-		t_fail "as root, every QEMU of a lab's run was nobody's" "nobody only" "${seen:-no QEMU seen}"
+		t_fail "as root, every QEMU of a lab's run ended as nobody's" "nobody only" "${last:-no QEMU seen}"
 	fi
 fi
 leak=$(grep -rlF -e "$mark" -e "$hostmark" "$tmp/out" "$tmp/grade.out" 2>/dev/null)
