@@ -494,7 +494,7 @@ wb_qemu_failed() {
 		# An exit with status 1 and a message, before the guest's init
 		# said it was up: QEMU refused to run (a bad option, an
 		# accelerator it cannot open).
-		[ "$2" = 1 ] && [ -s "$1/qemu.err" ] && ! grep -q '^WB-READY' "$1/console.log" 2>/dev/null ||
+		[ "$2" = 1 ] && [ -s "$1/qemu.err" ] && ! grep -q WB-READY "$1/console.log" 2>/dev/null ||
 			return 1
 		how="exited with status 1"
 		;;
