@@ -16,7 +16,7 @@
 # minutes here); later ones reuse it.
 set -u
 . "$(dirname "$0")/lib.sh"
-t_plan 15
+t_plan 16
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$WB_CACHE/grade/student-clone" "$WB_CACHE/grade/course-clone"' EXIT
 scache=${WB_STUDENT_CACHE:-$WB_CACHE/student-repo}
@@ -143,6 +143,14 @@ if [ "$rc" = 0 ]; then
 	t_ok "its own static tests pass ($(grep -c '^ok ' "$tmp/static.out") results)"
 else
 	t_fail "its own static tests pass" "status $rc" "$(grep -A5 '^not ok' "$tmp/static.out" | head -n 40)"
+fi
+
+rc=0
+in_repo make -s check-fast >"$tmp/fast.out" 2>&1 </dev/null || rc=$?
+if [ "$rc" = 0 ] && grep -q '^[1-9][0-9]* passed, 0 failed$' "$tmp/fast.out"; then
+	t_ok "make check-fast in it passes ($(tail -n 1 "$tmp/fast.out"))"
+else
+	t_fail "make check-fast in it passes" "status $rc" "$(grep -A5 '^ *not ok' "$tmp/fast.out" | head -n 30)"
 fi
 
 rc=0

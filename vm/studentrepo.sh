@@ -41,12 +41,12 @@ trap 'rm -rf "$tmp"' EXIT
 # not_shipped PATH: a tracked file of the course that a student repository
 # leaves out: the solutions, the instructor's pages and CI templates, the
 # course's README (and the template of the student's), the tests that need
-# the solutions.
+# the solutions or the author guide.
 not_shipped() {
 	case $1 in
 	solutions/* | grading/* | docs/authoring.rst | docs/grading.rst | README.md | \
 		vm/studentrepo-README.md | tests/leaks.sh | tests/t-40-newlab.sh | \
-		tests/t-50-grade.sh | tests/t-60-student-repo.sh) return 0 ;;
+		tests/t-50-grade.sh | tests/t-60-student-repo.sh | tests/f-40-settings.sh) return 0 ;;
 	esac
 	return 1
 }
