@@ -242,4 +242,55 @@ rundir killedqemu
 echo 'qemu-system-x86_64: terminating on signal 15 from pid 4242 (kill)' >"$tmp/run/killedqemu/qemu.err"
 t_out "QEMU stopped by a signal from outside: status 5" 5 verdict killedqemu 143
 t_grep "said as such" 'from outside the harness' "$tmp/run/killedqemu.out"
+
+# A hang the kernel reports, seen by the boot's watchdog: the run is
+# stopped WB_HANG_GRACE seconds after the report (here 1), as a
+# timeout, with what the kernel said; not in an interactive shell. A
+# sleep stands in for QEMU.
+hangdir() {
+	rundir "$1"
+	mkdir -p "$tmp/run/$1/build/out"
+	printf '%s\n' 'WB-READY 2.3' \
+		'[   31.0] unregister_netdevice: waiting for veth0 to become free. Usage count = 2' \
+		'[   31.0] ref_tracker: netdev@00000000 has 1/1 users at' >"$tmp/run/$1/console.log"
+	sleep 60 &
+	echo $! >"$tmp/run/$1/qemu.pid"
+}
+# watch NAME MODE SECONDS: the watchdog on that run folder, for at most
+# SECONDS (status 124 if it was still watching).
+watch() {
+	# shellcheck disable=SC2016
+	WB_HANG_GRACE=1 timeout "$3" sh -c '. "$WB_ROOT/vm/lib.sh"; . "$WB_ROOT/vm/qemu.sh"
+		wb_boot_watchdog "$1" "$1/build" "$2"' sh "$tmp/run/$1" "$2"
+}
+hangdir hung
+start=$(date +%s)
+watch hung run 15 || :
+took=$(($(date +%s) - start))
+rc=0
+wait "$(cat "$tmp/run/hung/qemu.pid")" 2>/dev/null || rc=$?
+if [ "$rc" != 0 ] && [ -f "$tmp/run/hung/hung" ] && [ "$took" -le 5 ]; then
+	t_ok "a hang the kernel reports stops the run, not the lab's timeout ($took s with a grace of 1 s)"
+else
+	t_fail "a hang the kernel reports stops the run" "stopped, a hung record, within 5 s" \
+		"QEMU's stand-in status $rc, after $took s, record: $(cat "$tmp/run/hung/hung" 2>&1)"
+fi
+t_out "and is a timeout, status 4" 4 verdict hung 143
+t_grep "said as a hang, with the kernel's report" 'the guest hung: the kernel reported "unregister_netdevice: waiting for veth0' \
+	"$tmp/run/hung.out"
+t_grep "and what the kernel said after it" 'ref_tracker: netdev' "$tmp/run/hung.out"
+hangdir shellhang
+rc=0
+watch shellhang shell 4 || rc=$?
+t_status "in an interactive shell the watchdog leaves a hung guest to the student" 124 "$rc"
+kill "$(cat "$tmp/run/shellhang/qemu.pid")" 2>/dev/null
+rundir quiet
+mkdir -p "$tmp/run/quiet/build/out"
+echo 'WB-READY 2.3' >"$tmp/run/quiet/console.log"
+sleep 60 &
+echo $! >"$tmp/run/quiet/qemu.pid"
+rc=0
+watch quiet run 4 || rc=$?
+t_status "without a hang report the watchdog goes on watching" 124 "$rc"
+kill "$(cat "$tmp/run/quiet/qemu.pid")" 2>/dev/null
 t_done

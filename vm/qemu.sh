@@ -4,6 +4,10 @@
 # Sourced by vm/lab.sh and vm/bench.sh after vm/lib.sh.
 
 WB_INITRAMFS=$WB_CACHE/initramfs.cpio.gz
+# The kernel's own reports of a hang: a device whose last reference is
+# never dropped, a task blocked too long, a soft or hard lockup, an RCU
+# stall (the first is printed after 10 s of waiting, the last after 21).
+WB_HANGS='unregister_netdevice: waiting for|INFO: task .* blocked for more than [0-9]+ seconds|BUG: soft lockup|hard LOCKUP|rcu: INFO: rcu_[a-z]+ (self-)?detected stall|rcu_[a-z]+ self-detected stall'
 WB_KVM_PROBE=$WB_CACHE/kvm-probe
 
 # wb_qemu_args ACCEL MODE LAB BUILD RUNDIR: print the QEMU arguments, one
@@ -381,7 +385,7 @@ wb_boot() {
 	unset IFS
 	wb_say "VM: $accel, lab $lab, gdb stub on unix socket $rundir/gdb.sock (attach: make gdb LAB=$lab)"
 	echo "$accel" >"$rundir/accel"
-	rm -f "$rundir/noboot" "$rundir/qemu.err" "$rundir/timed-out" "$rundir/over-budget"
+	rm -f "$rundir/noboot" "$rundir/qemu.err" "$rundir/timed-out" "$rundir/over-budget" "$rundir/hung"
 	started=$(date +%s)
 	# Ctrl-C or a TERM to the harness: stop what this boot started, say
 	# so, and end with 130 (or 143).
@@ -389,7 +393,7 @@ wb_boot() {
 	trap 'wb_boot_interrupted "$rundir" 143' TERM
 	if [ "$mode" = shell ]; then
 		wb_say "Ctrl-a x quits QEMU; 'exit' in the guest powers it off"
-		wb_boot_watchdog "$rundir" "$build" &
+		wb_boot_watchdog "$rundir" "$build" "$mode" &
 		wdog=$!
 		wb_media_start "$rundir" "$build"
 		rc=0
@@ -437,7 +441,7 @@ wb_boot() {
 			>"$rundir/gdb.log" 2>&1 </dev/null &
 		echo $! >"$rundir/gdb.pid"
 	fi
-	wb_boot_watchdog "$rundir" "$build" &
+	wb_boot_watchdog "$rundir" "$build" "$mode" &
 	wdog=$!
 	wb_media_start "$rundir" "$build"
 	rc=0
@@ -533,11 +537,17 @@ wb_killed_from_outside() {
 #   WB_CONSOLE_LIMIT bytes (default 16 MiB), /build/out and the verdict
 #   channel together to WB_OUT_LIMIT KiB (default 64 MiB). A guest that
 #   writes more is stopped, and the run fails ("over-budget"), so that
-#   no lab fills the disk under the next one.
+#   no lab fills the disk under the next one;
+# - a guest that hangs is recognised, not waited out: once the console
+#   shows one of the kernel's own hang reports (WB_HANGS), the run is
+#   stopped WB_HANG_GRACE seconds later (default 10) and said to have
+#   hung ("hung" holds the report's first line). Not in an interactive
+#   shell, nor with a gdb script: there the student or gdb may be
+#   holding the guest on purpose.
 wb_boot_watchdog() {
-	local rundir build n ready pid
-	rundir=$1 build=$2
-	n=0 ready=
+	local rundir build mode n ready pid hang_at
+	rundir=$1 build=$2 mode=${3:-run}
+	n=0 ready='' hang_at=''
 	[ -z "${WB_GDB_SCRIPT:-}" ] || ready=1
 	while :; do
 		sleep 0.2
@@ -555,6 +565,15 @@ wb_boot_watchdog() {
 			fi
 		fi
 		[ $((n % 5)) = 0 ] || continue
+		if [ "$mode" != shell ] && [ -z "${WB_GDB_SCRIPT:-}" ]; then
+			if [ -z "$hang_at" ]; then
+				! tr -d '\r' <"$rundir/console.log" 2>/dev/null | grep -Eq "$WB_HANGS" || hang_at=$n
+			elif [ $((n - hang_at)) -ge $((${WB_HANG_GRACE:-10} * 5)) ]; then
+				tr -d '\r' <"$rundir/console.log" | grep -Em 1 "$WB_HANGS" >"$rundir/hung"
+				echo $(((n - hang_at) / 5)) >>"$rundir/hung"
+				break
+			fi
+		fi
 		if [ "$(wc -c <"$rundir/console.log" 2>/dev/null || echo 0)" -gt "${WB_CONSOLE_LIMIT:-16777216}" ] ||
 			[ "$(du -sk "$build/out" "$rundir/verdict" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')" \
 				-gt "${WB_OUT_LIMIT:-65536}" ]; then
@@ -597,6 +616,11 @@ wb_verdict() {
 	if [ -f "$rundir/noboot" ]; then
 		wb_say "error: the guest did not boot within ${WB_BOOT_LIMIT:-60} s and was stopped. With ACCEL=kvm on a machine where KVM hangs, use ACCEL=tcg. Last console lines:"
 		wb_console_tail "$log"
+		return "$WB_EXIT_TIMEOUT"
+	fi
+	if [ -f "$rundir/hung" ]; then
+		wb_say "error: the guest hung: the kernel reported \"$(sed -n 1p "$rundir/hung" | sed 's/^\[ *[0-9.]*\] //')\", and the run was stopped $(sed -n 2p "$rundir/hung") s later instead of waiting for the lab's TIMEOUT. What the kernel said from there:"
+		tr -d '\r' <"$log" | awk -v re="$WB_HANGS" '$0 ~ re { on = 1 } on && n < 30 { print "    " $0; n++ }' >&2
 		return "$WB_EXIT_TIMEOUT"
 	fi
 	if [ -f "$rundir/timed-out" ]; then

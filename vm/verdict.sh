@@ -17,7 +17,7 @@ WB_STATUSES='0	pass	pass	the checker passed: every check ok, its report whole
 1	fail	fail	the checker failed: a not ok, or a report that is not whole (no plan, fewer results than planned, results out of order: a checker killed midway, or something else writing into its output)
 2	usage	fail	unknown lab, or a wrong setting (ACCEL, N)
 3	oops	oops	the guest kernel crashed (an oops or panic the lab does not expect)
-4	timeout	timeout	the guest did not boot, or did not finish within the lab'"'"'s TIMEOUT
+4	timeout	timeout	the guest did not boot, did not finish within the lab'"'"'s TIMEOUT, or hung (the kernel reported a hang, and the run was stopped)
 5	no-verdict	fail	no verdict: the session in the guest was killed before its end, the guest powered off early, QEMU itself failed, or QEMU was stopped by a signal from outside the harness
 6	build-error	build-error	the lab did not build (the compiler'"'"'s message is printed)'
 
