@@ -168,6 +168,19 @@ if [ "$(id -u)" = 0 ]; then
 	t_out "as root with WB_QEMU_USER, QEMU becomes that user and starts paused" "-runas nobody -S" \
 		runas run WB_QEMU_USER=nobody
 	t_out "but not for the KVM probe" "" runas probe WB_QEMU_USER=nobody
+	# A user that does not exist stops the boot: QEMU never falls back
+	# to root.
+	rc=0
+	# shellcheck disable=SC2016
+	WB_QEMU_USER=wb-no-such-user sh -c '. "$WB_ROOT/vm/lib.sh"; . "$WB_ROOT/vm/qemu.sh"
+		wb_boot tcg run lab0-taint "$1/q" "$1/nouser" 60' sh "$tmp" >"$tmp/nouser.out" 2>&1 || rc=$?
+	if [ "$rc" != 0 ] && grep -q "wb-no-such-user', which is not a user" "$tmp/nouser.out" &&
+		[ ! -e "$tmp/nouser" ]; then
+		t_ok "a WB_QEMU_USER that is not a user stops the boot before QEMU starts"
+	else
+		t_fail "a WB_QEMU_USER that is not a user stops the boot before QEMU starts" "status $rc" \
+			"$(cat "$tmp/nouser.out")"
+	fi
 fi
 
 # ---- wb_verdict on run folders ---------------------------------------------

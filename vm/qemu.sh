@@ -92,11 +92,11 @@ wb_qemu_args() {
 # harness's own ids): WB_QEMU_USER, when the harness runs as root, for
 # the boots that run a lab's steps or checker (not an interactive shell,
 # whose lab folder is the student's own, nor the KVM probe).
+# wb_boot has checked that the user exists (called in a command
+# substitution, this function could not stop the boot itself).
 wb_qemu_runas() {
 	case $1 in run | check | cmd) ;; *) return 0 ;; esac
 	[ -n "${WB_QEMU_USER:-}" ] && [ "$(id -u)" = 0 ] || return 0
-	id -u "$WB_QEMU_USER" >/dev/null 2>&1 ||
-		wb_die "WB_QEMU_USER is '$WB_QEMU_USER', which is not a user of this machine (the user QEMU runs as when the grader is root; nobody by default)"
 	echo "$WB_QEMU_USER"
 }
 
@@ -366,6 +366,11 @@ wb_crash_text() {
 # mode against it; its output goes to RUNDIR/gdb.log.
 wb_boot() {
 	accel=$1 mode=$2 lab=$3 build=$4 rundir=$5 limit=$6
+	# A user QEMU cannot become stops the boot: it never runs as root
+	# instead.
+	if [ -n "$(wb_qemu_runas "$mode")" ] && ! id -u "$WB_QEMU_USER" >/dev/null 2>&1; then
+		wb_die "WB_QEMU_USER is '$WB_QEMU_USER', which is not a user of this machine (the user QEMU runs as when the grader is root; nobody by default)"
+	fi
 	mkdir -p "$rundir"
 	rm -f "$rundir/console.log" "$rundir/gdb.log" "$rundir/qemu.pid" "$rundir/gdb.pid" \
 		"$rundir/ktap" "$rundir/ktap.broken" "$rundir/steps.status"
@@ -659,7 +664,7 @@ wb_verdict() {
 		wb_say "error: the checker's report is not whole (${short:-no exit status}; the checker's exit status: ${cstatus:-none}): it was stopped or killed midway, or something else wrote into its output. This counts as a failure."
 		return "$WB_EXIT_FAIL"
 	fi
-	if [ "$cstatus" = 0 ] && [ "$(wb_ktap count "$rundir/ktap" | cut -d' ' -f3)" != 0 ]; then
+	if [ "$cstatus" = 0 ] && [ "$(wb_ktap_count "$rundir/ktap" fail)" != 0 ]; then
 		wb_say "error: the checker exited with status 0 but reported a failure: counted as failed"
 		return "$WB_EXIT_FAIL"
 	fi
