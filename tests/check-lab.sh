@@ -131,8 +131,7 @@ fi
 if [ "$second" = negative ]; then
 	ndir=$WB_CACHE/run/check-$lab-negative.$$
 	rc=$(cat "$ndir/status")
-	counts=$(wb_ktap count "$ndir/ktap")
-	total=${counts%% *} failed=$(echo "$counts" | cut -d' ' -f3)
+	total=$(wb_ktap_count "$ndir/ktap" total) failed=$(wb_ktap_count "$ndir/ktap" fail)
 	if [ "$rc" = "$WB_EXIT_FAIL" ] && ktap_wellformed "$ndir/ktap" && [ "$total" -gt 0 ] && [ "$failed" = "$total" ]; then
 		t_ok "$lab: every one of its $total assertions fails on a wrong expectation"
 	else
@@ -148,8 +147,7 @@ fi
 
 kdir=$WB_CACHE/run/check-$lab-skeleton.$$
 rc=$(cat "$kdir/status")
-counts=$(wb_ktap count "$kdir/ktap")
-total=${counts%% *} failed=$(echo "$counts" | cut -d' ' -f3)
+total=$(wb_ktap_count "$kdir/ktap" total) failed=$(wb_ktap_count "$kdir/ktap" fail)
 # Without a solution, the skeleton's run is also the proof that the lab
 # builds, boots and that its checker runs to its end.
 if [ -z "$first" ]; then

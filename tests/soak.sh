@@ -39,7 +39,7 @@ for lab in $labs; do
 		sh "$WB_ROOT/tests/check-lab.sh" $own "$lab" >"$out/$lab/$i.log" 2>&1 </dev/null || rc=$?
 		took=$(($(date +%s) - start))
 		times="$times $took"
-		if [ "$rc" = 0 ] && [ "$(wb_ktap count "$out/$lab/$i.log" | cut -d' ' -f3)" = 0 ]; then
+		if [ "$rc" = 0 ] && [ "$(wb_ktap_count "$out/$lab/$i.log" fail)" = 0 ]; then
 			pass=$((pass + 1))
 			wb_say "soak $lab: run $i of $n passed in $took s"
 		else

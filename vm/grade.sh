@@ -153,8 +153,7 @@ grade_one() {
 	max=$(cat "$rows/$lab.max")
 	points=0
 	foreign=
-	case $(wb_status word "$rc") in
-	pass | fail)
+	if wb_status_checked "$rc"; then
 		# The report must be the course checker's: its plan, and each
 		# result's number and name as the solution gave them. A result
 		# that is not earns nothing, a plan that is not fails it all.
@@ -164,8 +163,7 @@ grade_one() {
 			score=$(wb_ktap points "$ktap.course"); then
 			points=${score% *}
 		fi
-		;;
-	esac
+	fi
 	run_status=$status
 	# A timeout, a crash or a build error stays what it is; a verdict
 	# (pass or fail) is flagged when the submission changed course files.

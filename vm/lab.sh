@@ -236,10 +236,8 @@ if [ "$mode" != shell ]; then
 	elif wb_status_checked "$rc" && score=$(wb_ktap points "$rundir/ktap"); then
 		points=", ${score% *} of ${score#* } points"
 	fi
-	# "TOTAL PASS FAIL SKIP"
-	counts=$(wb_ktap count "$rundir/ktap")
-	total=${counts%% *} passing=${counts#* }
-	passing=${passing%% *}
+	total=$(wb_ktap_count "$rundir/ktap" total)
+	passing=$(wb_ktap_count "$rundir/ktap" pass)
 	if [ "$rc" = "$WB_EXIT_PASS" ]; then
 		wb_say "lab $lab ($variant): the checker passed ($passing ok$points)"
 	elif [ "$rc" = "$WB_EXIT_FAIL" ]; then

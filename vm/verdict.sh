@@ -70,6 +70,13 @@ WB_PIDFILES="qemu gdb timeout media"
 
 # ---- the KTAP reader ----------------------------------------------------
 
+# wb_ktap_count FILE total|pass|fail|skip: one figure of wb_ktap count.
+wb_ktap_count() {
+	local f
+	case $2 in total) f=1 ;; pass) f=2 ;; fail) f=3 ;; skip) f=4 ;; *) return 2 ;; esac
+	wb_ktap count "$1" | cut -d' ' -f"$f"
+}
+
 # wb_ktap MODE FILE [ARG...]: read a checker's report. Only top-level
 # lines count (a subtest's lines are indented); any other line may come
 # anywhere (the console mixes the kernel's messages in). A report is
