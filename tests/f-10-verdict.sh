@@ -141,13 +141,20 @@ WB_GUESTROOT=$tmp/groot
 mkdir -p "$WB_GUESTROOT/k/wb"
 echo k >"$WB_GUESTROOT/current"
 printf '%s\n' bin lib >"$WB_GUESTROOT/k/wb/usr-folders"
+# harness FUNCTION ARG...: a function of vm/qemu.sh in a shell of its
+# own (it may exit), with this test's guest root.
+harness() {
+	# shellcheck disable=SC2016
+	sh -c '. "$WB_ROOT/vm/lib.sh"; . "$WB_ROOT/vm/qemu.sh"; WB_GUESTROOT=$0; "$@"' "$WB_GUESTROOT" "$@"
+}
 args() {
 	local mode
 	mode=$1
 	shift
-	# shellcheck disable=SC2016
-	env "$@" sh -c '. "$WB_ROOT/vm/lib.sh"; . "$WB_ROOT/vm/qemu.sh"; WB_GUESTROOT=$1
-		wb_qemu_args tcg "$2" lab0-taint "$3" "$3"' sh "$WB_GUESTROOT" "$mode" "$tmp/q"
+	(
+		for kv; do export "${kv?}"; done
+		harness wb_qemu_args tcg "$mode" lab0-taint "$tmp/q" "$tmp/q"
+	)
 }
 if args run | grep -A1 -- '^-append$' | grep -q ' oops=panic '; then
 	t_ok "the guest's command line asks for oops=panic"
@@ -171,9 +178,8 @@ if [ "$(id -u)" = 0 ]; then
 	# A user that does not exist stops the boot: QEMU never falls back
 	# to root.
 	rc=0
-	# shellcheck disable=SC2016
-	WB_QEMU_USER=wb-no-such-user sh -c '. "$WB_ROOT/vm/lib.sh"; . "$WB_ROOT/vm/qemu.sh"
-		wb_boot tcg run lab0-taint "$1/q" "$1/nouser" 60' sh "$tmp" >"$tmp/nouser.out" 2>&1 || rc=$?
+	WB_QEMU_USER=wb-no-such-user harness wb_boot tcg run lab0-taint "$tmp/q" "$tmp/nouser" 60 \
+		>"$tmp/nouser.out" 2>&1 || rc=$?
 	if [ "$rc" != 0 ] && grep -q "wb-no-such-user', which is not a user" "$tmp/nouser.out" &&
 		[ ! -e "$tmp/nouser" ]; then
 		t_ok "a WB_QEMU_USER that is not a user stops the boot before QEMU starts"
