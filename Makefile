@@ -4,6 +4,8 @@
 #                                 LAB), run its steps and say where you are
 #   make lab [LAB=name] [RUN=1]   build and boot a lab (default: the first)
 #   make gdb [LAB=name]           attach gdb to that lab's running VM
+#   make postmortem [LAB=name] [TOOL=drgn|crash]  open the last dump of a
+#                                 guest that panicked, hung or timed out
 #   make check [LAB=name]         every test, or one lab (solution passes,
 #                                 skeleton fails; in a student repository:
 #                                 the skeleton builds, boots and fails)
@@ -36,16 +38,18 @@
 #   WB_PAUSED=1                   make lab starts the guest paused, for
 #                                 make gdb to break before the kernel boots
 #   VARIANT=student|solution|skeleton  the files a run builds (authors)
+#   SANITIZE=1                    make lab, check, grade and soak on the
+#                                 kernel with KASAN too (a kernel of its own)
 #   WB_CACHE=dir                  where the kernel, builds and runs live
 
 SHELL := /bin/sh
 LAB ?=
 EDITION ?= student
 FORMAT ?= html
-export RUN VARIANT ACCEL WB_CACHE SUBMISSIONS LABS SHARD OUT JOBS
+export RUN VARIANT ACCEL WB_CACHE SUBMISSIONS LABS SHARD OUT JOBS TOOL BATCH SANITIZE
 export WB_ROOT := $(CURDIR)
 
-.PHONY: all setup start kernel lab gdb check check-fast grade soak labs skeletons diff lab-patch new-lab book bench student-repo help
+.PHONY: all setup start kernel lab gdb postmortem check check-fast grade soak labs skeletons diff lab-patch new-lab book bench student-repo help
 
 all: help
 
@@ -67,6 +71,9 @@ lab: setup
 
 gdb:
 	@vm/gdb.sh "$(LAB)"
+
+postmortem:
+	@vm/postmortem.sh $(LAB)
 
 # The harness's own tests that need no kernel tree, kernel or VM.
 check-fast:

@@ -312,4 +312,62 @@ rc=0
 watch quiet run 4 || rc=$?
 t_status "without a hang report the watchdog goes on watching" 124 "$rc"
 kill "$(cat "$tmp/run/quiet/qemu.pid")" 2>/dev/null
+
+# ---- the kernel's detectors -------------------------------------------------
+
+# vm/detectors.awk on a kernel log: each detector one result; a report
+# of the tree's own (here a known line of a test's own list) left out;
+# the first report's first line and frames as diagnostics.
+printf 'memory\tknown_tree_func\ta report of the tree, for this test\n' >"$tmp/detectors.known"
+printf '%s\n' 'boot went well' \
+	'==================================================================' \
+	'BUG: KFENCE: use-after-free read in bugsmod_init+0x2a/0x60 [bugsmod]' \
+	'' 'Use-after-free read at 0x000000006e0cd2d8 (in kfence-#7):' \
+	' bugsmod_init+0x2a/0x60 [bugsmod]' ' do_one_initcall+0x56/0x210' '' \
+	'BUG: KFENCE: out-of-bounds write in known_tree_func+0x1/0x2' ' known_tree_func+0x1/0x2' '' \
+	'BUG: sleeping function called from invalid context at kernel/time/timer.c:2046' \
+	'in_atomic(): 1, irqs_disabled(): 0, non_block: 0, pid: 95, name: insmod' \
+	' msleep+0x1d/0x40' ' bugsmod_init+0x70/0x90 [bugsmod]' '' \
+	'BUG: sleeping function called from invalid context at kernel/time/timer.c:2046' '' \
+	'unreferenced object 0xffff888004a2c000 (size 64):' '  comm "insmod", pid 95, jiffies 4294912345 (age 8.1s)' \
+	'  hex dump (first 32 bytes):' '    6b 6b 6b 6b 6b 6b 6b 6b  6b 6b 6b 6b 6b 6b 6b 6b  kkkkkkkkkkkkkkkk' \
+	'  backtrace:' '    [<ffffffffa0000012>] bugsmod_init+0x12/0x90 [bugsmod]' >"$tmp/kernel.log"
+LC_ALL=C awk -F '\t' -f "$WB_ROOT/vm/detectors.awk" "$WB_ROOT/vm/detectors.tab" "$tmp/detectors.known" \
+	"$tmp/kernel.log" >"$tmp/detectors.out"
+t_out "every detector of vm/detectors.tab is one result" "$(grep -vc '^#' "$WB_ROOT/vm/detectors.tab")" \
+	grep -Ec '^(not )?ok - ' "$tmp/detectors.out"
+t_grep "a leak in kmemleak's report fails its detector" '^not ok - no memory leaked \(kmemleak\)' "$tmp/detectors.out"
+t_grep "a KFENCE report fails the memory detector, with its first line" \
+	'^# BUG: KFENCE: use-after-free read in bugsmod_init' "$tmp/detectors.out"
+t_grep "with the frames of the report" '^#  bugsmod_init\+0x2a/0x60 \[bugsmod\]' "$tmp/detectors.out"
+t_grep "a known report of the tree is left out of the count" '^# 1 report; the first:' "$tmp/detectors.out"
+t_grep "two sleeps in atomic context are counted, the first shown with its task" \
+	'^# 2 reports; the first:' "$tmp/detectors.out"
+t_grep "a detector with no report passes" '^ok - no locking bug \(lockdep\)' "$tmp/detectors.out"
+
+# The detectors' results on the channel (D records) follow the
+# checker's: numbered after them, counted in the plan, and one that
+# failed fails a run whose checker passed. A detector's report on the
+# console is not a crash.
+rundir det
+{
+	echo check-begin
+	sed 's/^/K /' "$tmp/pass.ktap"
+	printf '%s\n' 'check-status 0' check-end 'D ok - no memory leaked (kmemleak)' \
+		'D not ok - no sleeping in atomic context' 'D # 1 report; the first:' \
+		'D # BUG: sleeping function called from invalid context at kernel/time/timer.c:2046' \
+		detectors-end end
+} >"$tmp/run/det/verdict/verdict"
+echo '[   9.1] BUG: sleeping function called from invalid context at kernel/time/timer.c:2046' \
+	>"$tmp/run/det/console.log"
+t_out "a checker that passed and a detector that failed: status 1" 1 verdict det 0
+t_grep "said as the detectors' finding" "the kernel's detectors reported a bug" "$tmp/run/det.out"
+t_out "the report counts the checker's result and the detectors'" "3 2 1 0" wb_ktap count "$tmp/run/det/ktap"
+t_grep "the detectors' results are numbered after the checker's" '^not ok 3 no sleeping in atomic context' \
+	"$tmp/run/det/ktap"
+
+# The decoder's view of a student's file: the line of a TODO block.
+printf '%s\n' 'int f(void)' '{' '	/* TODO 1: count */' '	int n = 0;' '' '	return n;' '}' >"$tmp/todo.c"
+t_out "a line in the code after a TODO marker is in that TODO" "3 1
+4 1" "$WB_ROOT/vm/skel.sh" --strip todo "$tmp/todo.c"
 t_done

@@ -7,6 +7,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fixtures=$WB_ROOT/tests/fixtures/labs
 export WB_QUIET=1
+# The dumps of the guests these runs break go here, not in the cache.
+WB_DUMPS=$tmp/dumps
+export WB_DUMPS
 
 # boot NAME LAB [VAR=value...]: run the lab's steps, from the fixtures
 # unless WB_LABS says otherwise; the output goes to $tmp/NAME.out, the
@@ -26,6 +29,32 @@ t_grep "a guest panic is reported with the kernel's own text" \
 	'crashed.*|Kernel panic - not syncing: sysrq triggered crash' "$tmp/panic.out"
 t_grep "the panic report includes the panic line" 'sysrq triggered crash' "$tmp/panic.out"
 t_no_leftovers "no QEMU is left after a panic" "$tmp/panic"
+
+# The panic's dump: kept with what booted, and read by drgn and crash.
+t_grep "the panic's dump is kept, and said where" \
+	"the guest's memory at the panic: $tmp/dumps/crash-panic/[^ ]+/vmcore \\([0-9]+ MiB, taken in [0-9]+ s\\)" \
+	"$tmp/panic.out"
+dump=$(find "$tmp/dumps/crash-panic" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | head -n 1)
+if [ -n "$dump" ] && [ -f "$dump/vmlinux" ] && [ -s "$dump/vmcore" ] && [ -f "$dump/console.log" ]; then
+	t_ok "the dump's folder has the vmcore, the vmlinux that booted and the console ($(du -sh "$dump/vmcore" | cut -f1))"
+else
+	t_fail "the dump's folder has the vmcore, the vmlinux that booted and the console" "$tmp/dumps/crash-panic/*/" "$(ls -la "$dump" 2>&1)"
+fi
+rc=0
+WB_LABS=$fixtures BATCH=1 "$WB_ROOT/vm/postmortem.sh" crash-panic >"$tmp/drgn.out" 2>&1 || rc=$?
+t_status "make postmortem BATCH=1 (drgn) reads the dump" 0 "$rc"
+t_grep "drgn finds the panic message in the dump's log buffer" \
+	'Kernel panic - not syncing: sysrq triggered crash' "$tmp/drgn.out"
+t_grep "drgn finds the crashing function in the trace the dump's log holds" \
+	'sysrq_handle_crash' "$tmp/drgn.out"
+t_grep "drgn names the task that panicked" 'the task that panicked: sh, pid [0-9]+, on CPU [0-9]' "$tmp/drgn.out"
+rc=0
+WB_LABS=$fixtures BATCH=1 TOOL=crash "$WB_ROOT/vm/postmortem.sh" crash-panic >"$tmp/crash.out" 2>&1 || rc=$?
+t_status "make postmortem TOOL=crash BATCH=1 reads the dump" 0 "$rc"
+t_grep "crash finds the panic message in the dump's log buffer" \
+	'Kernel panic - not syncing: sysrq triggered crash' "$tmp/crash.out"
+t_grep "crash unwinds the panicking task to the crashing function" \
+	'^ *#[0-9]+ \[[0-9a-f]+\] sysrq_handle_crash at ' "$tmp/crash.out"
 
 boot oops crash-oops
 t_status "an oops in a module ends the run with status 3" 3 "$(cat "$tmp/oops.status")"
@@ -51,6 +80,36 @@ boot expoops2 expected-oops WB_CMDLINE=wb.then=null
 t_status "an oops the lab does not declare still ends the run with status 3" \
 	3 "$(cat "$tmp/expoops2.status")"
 t_grep "the report is the undeclared oops" 'BUG: kernel NULL pointer dereference' "$tmp/expoops2.out"
+
+# The kernel's detectors (vm/detectors.tab) read after every checker: the
+# fixture's module, loaded with no bug, passes all of them (the tree's
+# own reports are known, vm/detectors.known); with each bug, the
+# checker's own verdict still passes but the detector fails the run, and
+# its report is decoded into the fixture's file, line and TODO.
+boot det-none detectors WB_CMDLINE=wb.bug=none
+t_status "a module with no bug passes the detectors too, status 0" 0 "$(cat "$tmp/det-none.status")"
+t_grep "every detector is a result of its report" \
+	'the checker passed \(7 ok' "$tmp/det-none.out"
+# A run that ends normally keeps no dump.
+if [ ! -e "$tmp/dumps/detectors" ]; then
+	t_ok "a run that ends normally keeps no dump"
+else
+	t_fail "a run that ends normally keeps no dump" "no $tmp/dumps/detectors" "$(ls "$tmp/dumps/detectors")"
+fi
+for case in "leak 1 no memory leaked \\(kmemleak\\)" \
+	"uaf 2 no use-after-free or out-of-bounds access \\(KFENCE, KASAN\\)" \
+	"mutex 3 no locking bug \\(lockdep\\)" \
+	"atomic 4 no sleeping in atomic context" \
+	"bounds 5 no index out of an array's bounds \\(UBSAN\\)"; do
+	bug=${case%% *} rest=${case#* }
+	todo=${rest%% *} name=${rest#* }
+	boot "det-$bug" detectors WB_CMDLINE="wb.bug=$bug"
+	t_status "bug=$bug: the detectors fail the run, status 1" 1 "$(cat "$tmp/det-$bug.status")"
+	t_grep "bug=$bug: the failing result is the detector's" "^ *not ok [0-9]+ $name" "$tmp/det-$bug.out"
+	t_grep "bug=$bug: its report points at the fixture's line in TODO $todo" \
+		"-> tests/fixtures/labs/detectors/bugsmod\\.c:[0-9]+, TODO $todo" "$tmp/det-$bug.out"
+done
+t_no_leftovers "no QEMU is left after the detectors' runs" "$tmp/det-bounds"
 
 # The verdict comes from a channel only the guest's session writes, not
 # from the console: a program that prints a passing verdict there and
@@ -213,7 +272,7 @@ rc=0
 env WB_LABS="$tmp/fresh" WB_RUN_DIR="$tmp/start" WB_PROGRESS=1 \
 	"$WB_ROOT/vm/lab.sh" lab0-taint run >"$tmp/start.out" 2>&1 </dev/null || rc=$?
 t_status "the first run (make start) on an untouched lab 0 ends with status 0" 0 "$rc"
-t_grep "it says where the student is" 'Where you are: lab lab0-taint booted in the VM, its guided steps ran, and [0-9]+ of 8 checks pass' \
+t_grep "it says where the student is" 'Where you are: lab lab0-taint booted in the VM, its guided steps ran, and [0-9]+ of 14 checks pass' \
 	"$tmp/start.out"
 t_grep "it names the first TODO and where it is" \
 	'Next: TODO 1 in labs/lab0-taint/fs/proc/tainted.c:[0-9]+: ' "$tmp/start.out"

@@ -42,7 +42,9 @@ libaudit.conf"
 # list of /usr/lib.
 key=$(
 	cat "$0" "$WB_ROOT/vm/guest/init" "$WB_ROOT/vm/guest/lib.sh" \
-		"$WB_ROOT/vm/guest/session.sh" "$WB_ROOT/vm/ktap.sh" "$busybox" /etc/passwd /etc/group
+		"$WB_ROOT/vm/guest/session.sh" "$WB_ROOT/vm/guest/detectors.sh" \
+		"$WB_ROOT/vm/detectors.tab" "$WB_ROOT/vm/detectors.known" "$WB_ROOT/vm/detectors.awk" \
+		"$WB_ROOT/vm/ktap.sh" "$busybox" /etc/passwd /etc/group
 	ls -la /usr/lib /usr
 	cd /etc && for e in $ETC_ALLOW; do
 		[ -e "$e" ] || [ -L "$e" ] || continue
@@ -111,7 +113,8 @@ printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1
 echo workbook >"$g/etc/hostname"
 ln -s ../proc/self/mounts "$g/etc/mtab"
 mkdir -p "$g/etc/modprobe.d"
-cp "$WB_ROOT/vm/guest/lib.sh" "$WB_ROOT/vm/guest/session.sh" "$g/wb/"
+cp "$WB_ROOT/vm/guest/lib.sh" "$WB_ROOT/vm/guest/session.sh" "$WB_ROOT/vm/guest/detectors.sh" \
+	"$WB_ROOT/vm/detectors.tab" "$WB_ROOT/vm/detectors.known" "$WB_ROOT/vm/detectors.awk" "$g/wb/"
 cp "$WB_ROOT/vm/ktap.sh" "$g/wb/ktap.sh"
 cp "$busybox" "$g/wb/busybox"
 chmod -R a+rX,go-w "$g"

@@ -30,7 +30,7 @@ TARBALL=${WB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 version='' series=$WB_KSTATE/series.want fragments='' touched=$WB_KSTATE/touched
 overlay=$WB_KSTATE/overlay.want sums=$WB_KSTATE/overlay.sums core='' want='' edited=''
 fast_kos='' keep=0
-kept=$WB_CACHE/kernel/kept
+kept=$WB_KROOT/kept
 keep_max=${WB_KEEP_KERNELS:-24}
 
 # check_package: Debian's linux-source-6.1 installed (as root, installs it),
@@ -69,6 +69,7 @@ plan_series() {
 	# lab's own (labs/*/kernel.config), in the book's order.
 	fragments=$(
 		ls "$WB_KERNEL_DIR"/configs/*.config
+		[ "${SANITIZE:-0}" = 0 ] || ls "$WB_KERNEL_DIR"/configs/sanitize/*.config
 		for l in $(WB_LABS=$WB_ROOT/labs wb_lab_names); do
 			[ ! -f "$WB_ROOT/labs/$l/kernel.config" ] || echo "$WB_ROOT/labs/$l/kernel.config"
 		done
@@ -369,7 +370,7 @@ configure() {
 # The WB_KEEP_KERNELS (24, enough for every variant of make check) used
 # last are kept: 30 MB of modules each, and a vmlinux of 170 MB that
 # kernels with the same one (a module lab's) share as a hard link.
-kept=$WB_CACHE/kernel/kept
+kept=$WB_KROOT/kept
 keep_max=${WB_KEEP_KERNELS:-24}
 
 # hand_edit: the first file of the tree edited by hand (newer than the

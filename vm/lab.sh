@@ -43,6 +43,7 @@ rundir=${WB_RUN_DIR:-$WB_CACHE/run/$lab.$$}
 mkdir -p "$rundir"
 for f in $WB_PIDFILES; do rm -f "$rundir/$f.pid"; done
 echo "$lab" >"$rundir/lab"
+echo "$variant" >"$rundir/variant"
 # The run folder stays for make gdb and for reading the logs; the kernel
 # and modules it booted go with the VM.
 trap 'wb_kill_rundir "$rundir"; wb_rundir_release "$rundir"' EXIT

@@ -12,11 +12,19 @@ WB_KERNEL_DIR=${WB_KERNEL_DIR:-$WB_ROOT/kernel}
 # files, builds, caches): one folder per lab. make grade gives each
 # submission its own.
 WB_LABWORK=${WB_LABWORK:-$WB_CACHE/labs}
-WB_KSRC=$WB_CACHE/kernel/linux-source-6.1
-WB_KBUILD=$WB_CACHE/kernel/build
-WB_KSTATE=$WB_CACHE/kernel/state
+# The kernel: its tree, build, state and kept builds. SANITIZE=1 picks
+# the kernel with KASAN too (kernel/configs/sanitize/), which has a tree
+# and builds of its own beside the usual one.
+case ${SANITIZE:-0} in
+0) WB_KROOT=$WB_CACHE/kernel ;;
+1) WB_KROOT=$WB_CACHE/kernel-sanitize ;;
+*) echo "SANITIZE is 0 or 1, not '$SANITIZE'" >&2; exit 2 ;;
+esac
+WB_KSRC=$WB_KROOT/linux-source-6.1
+WB_KBUILD=$WB_KROOT/build
+WB_KSTATE=$WB_KROOT/state
 # The in-tree modules, as modules_install lays them out for modprobe.
-WB_KMODROOT=$WB_CACHE/kernel/modroot
+WB_KMODROOT=$WB_KROOT/modroot
 WB_JOBS=${WB_JOBS:-$(($(nproc) + 1))}
 # The wall time a build of a lab's own code may take (a module, a
 # program, a BPF object, a lab's host-built parts), in seconds: a file
@@ -145,7 +153,7 @@ wb_lab_require() {
 
 # The keys a lab.mk may set, and what each must hold (docs/authoring.rst
 # describes them).
-WB_MANIFEST_KEYS="CHAPTER TITLE TIMEOUT FILES KIND DEVICES EXPECT_OOPS HOSTBUILD LDLIBS KTOOL_CFLAGS KTOOL_INCLUDES"
+WB_MANIFEST_KEYS="CHAPTER TITLE TIMEOUT FILES KIND DEVICES EXPECT_OOPS DETECTOR_POINTS HOSTBUILD LDLIBS KTOOL_CFLAGS KTOOL_INCLUDES"
 
 # wb_lab_check DIR: the lab.mk of the lab folder DIR, read once and
 # checked whole: every line a comment, blank or "KEY := value" of a
@@ -169,6 +177,7 @@ wb_lab_check() {
 			if (key == "CHAPTER" && val !~ /^(front|tests|[0-9][0-9])$/)
 				err("CHAPTER is front or the two digits of a chapter, not \"" val "\"")
 			if (key == "TIMEOUT" && val !~ /^[0-9]+$/) err("TIMEOUT is a number of seconds, not \"" val "\"")
+			if (key == "DETECTOR_POINTS" && val !~ /^[0-9]+$/) err("DETECTOR_POINTS is a number of points, not \"" val "\"")
 			if (key == "KIND" && val != "tour") err("KIND is tour (or absent), not \"" val "\"")
 			if (key == "DEVICES" && val !~ /^(cdrom)?$/) err("DEVICES knows cdrom only, not \"" val "\"")
 			if (key == "HOSTBUILD" && (getline l < (dir "/" val)) < 0) err("HOSTBUILD names " val ", which the lab folder does not have")

@@ -9,6 +9,10 @@ WB_INITRAMFS=$WB_CACHE/initramfs.cpio.gz
 # stall (the first is printed after 10 s of waiting, the last after 21).
 WB_HANGS='unregister_netdevice: waiting for|INFO: task .* blocked for more than [0-9]+ seconds|BUG: soft lockup|hard LOCKUP|rcu: INFO: rcu_[a-z]+ (self-)?detected stall|rcu_[a-z]+ self-detected stall'
 WB_KVM_PROBE=$WB_CACHE/kvm-probe
+# The first lines of the detectors' reports (vm/detectors.tab), which the
+# kernel survives: a finding of the lab's report, not a crash.
+WB_DETECTED=$(awk -F '\t' '!/^#/ && NF >= 3 { printf "%s%s", sep, $2; sep = "|" }' "$WB_ROOT/vm/detectors.tab")
+. "$WB_ROOT/vm/decode.sh"
 
 # wb_qemu_args ACCEL MODE LAB BUILD RUNDIR: print the QEMU arguments, one
 # per line. MODE is the guest session (run, check, cmd, shell, probe).
@@ -79,6 +83,15 @@ wb_qemu_args() {
 		printf '%s\n' -chardev "stdio,id=con,signal=off,logfile=$rundir/console.log" \
 			-serial chardev:con
 	fi
+	# A dump of the guest's memory when it breaks (wb_dump): the pvpanic
+	# device tells QEMU that the guest panicked and QEMU pauses it there;
+	# the vmcoreinfo device takes the kernel's description of itself
+	# into the dump (drgn and crash need it); the watchdog asks for the
+	# dump on a monitor of its own, a pair of FIFOs of the run folder.
+	if [ "$mode" != probe ]; then
+		printf '%s\n' -device pvpanic-pci -device vmcoreinfo -action panic=pause \
+			-chardev "pipe,id=dump,path=$rundir/dump" -mon chardev=dump,mode=readline
+	fi
 	if [ -n "$runas" ]; then
 		printf '%s\n' -runas "$runas" -S \
 			-chardev "pipe,id=control,path=$rundir/control" -mon chardev=control,mode=readline
@@ -109,7 +122,7 @@ wb_runas_prepare() {
 	[ -n "$user" ] || return 0
 	rm -f "$1/control.in" "$1/control.out"
 	mkfifo -m 600 "$1/control.in" "$1/control.out"
-	chown -R "$user:" "$2/out" "$1/verdict"
+	chown -R "$user:" "$2/out" "$1/verdict" "$1/dump.d"
 	chmod -R a+rX "$2" "$(wb_lab_dir "$4")"
 	[ ! -d "$1/modules" ] || chmod -R a+rX "$1/modules"
 }
@@ -118,7 +131,7 @@ wb_runas_prepare() {
 # wrote belongs to the harness's user again.
 wb_runas_restore() {
 	[ -n "$(wb_qemu_runas "$3")" ] || return 0
-	chown -R "$(id -u):$(id -g)" "$2/out" "$1/verdict" 2>/dev/null || :
+	chown -R "$(id -u):$(id -g)" "$2/out" "$1/verdict" "$1/dump.d" 2>/dev/null || :
 }
 
 # wb_runas_release RUNDIR MODE: once QEMU runs as WB_QEMU_USER (all four
@@ -347,10 +360,13 @@ wb_media_stop() {
 # backslashes alone): a report whose first line matches it is skipped up
 # to its end marker; any other crash still counts.
 wb_crash_text() {
-	tr -d '\r' <"$1" | awk '
+	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' | awk -v detected="$WB_DETECTED" -v hangs="$WB_HANGS" '
 		BEGIN { expect = ENVIRON["WB_EXPECT_OOPS"] }
 		skip && /---\[ end trace / { skip = 0; next }
 		skip { next }
+		# The session relays the reports of the detectors as KTAP
+		# diagnostics ("# BUG: KFENCE: ..."): no kernel line starts so.
+		!n && ($0 ~ detected || $0 ~ hangs || /^# /) { next }
 		/Kernel panic - not syncing|Oops:|BUG: |general protection fault|kernel BUG at/ && !n {
 			if (expect != "" && $0 ~ expect) { skip = 1; next }
 			n = 1
@@ -377,7 +393,11 @@ wb_boot() {
 	# The verdict channel's host side (see vm/guest/init).
 	rm -rf "$rundir/verdict"
 	mkdir "$rundir/verdict"
-	rm -f "$rundir/monitor.in" "$rundir/monitor.out" "$rundir/monitor.log"
+	rm -f "$rundir/monitor.in" "$rundir/monitor.out" "$rundir/monitor.log" \
+		"$rundir/dump.in" "$rundir/dump.out" "$rundir/dump.info" "$rundir/dump.taking"
+	rm -rf "$rundir/dump.d"
+	mkfifo "$rundir/dump.in" "$rundir/dump.out"
+	mkdir "$rundir/dump.d"
 	case " $(wb_manifest "$lab" DEVICES) " in
 	*" cdrom "*) mkfifo "$rundir/monitor.in" "$rundir/monitor.out" ;;
 	esac
@@ -390,7 +410,7 @@ wb_boot() {
 	unset IFS
 	wb_say "VM: $accel, lab $lab, gdb stub on unix socket $rundir/gdb.sock (attach: make gdb LAB=$lab)"
 	echo "$accel" >"$rundir/accel"
-	rm -f "$rundir/noboot" "$rundir/qemu.err" "$rundir/timed-out" "$rundir/over-budget" "$rundir/hung"
+	rm -f "$rundir/noboot" "$rundir/qemu.err" "$rundir/timed-out" "$rundir/over-budget" "$rundir/hung" "$rundir/dump.kept"
 	started=$(date +%s)
 	# Ctrl-C or a TERM to the harness: stop what this boot started, say
 	# so, and end with 130 (or 143).
@@ -398,16 +418,17 @@ wb_boot() {
 	trap 'wb_boot_interrupted "$rundir" 143' TERM
 	if [ "$mode" = shell ]; then
 		wb_say "Ctrl-a x quits QEMU; 'exit' in the guest powers it off"
-		wb_boot_watchdog "$rundir" "$build" "$mode" &
+		wb_boot_watchdog "$rundir" "$build" "$mode" 0 &
 		wdog=$!
 		wb_media_start "$rundir" "$build"
 		rc=0
 		qemu-system-x86_64 "$@" 2>"$rundir/qemu.err" || rc=$?
-		kill "$wdog" 2>/dev/null || :
+		[ -f "$rundir/dump.taking" ] || kill "$wdog" 2>/dev/null || :
 		wait "$wdog" 2>/dev/null || :
 		wb_media_stop
+		wb_dump_keep "$rundir" "$lab" "$build"
 		trap - INT TERM
-		if [ -f "$rundir/noboot" ]; then
+		if [ -f "$rundir/noboot" ] || [ -f "$rundir/dump.info" ]; then
 			wb_verdict "$rundir" 0 0
 			return
 		fi
@@ -423,10 +444,13 @@ wb_boot() {
 	# output is redirected to).
 	# TERM first: timeout(1) survives it and reaps QEMU, so that no
 	# orphan is left behind; KILL five seconds later if QEMU ignores it.
+	# The watchdog ends the run at the lab's limit, after a dump of the
+	# guest; timeout(1) is the backstop, that long later.
+	backstop=$((limit + ${WB_DUMP_LIMIT:-120}))
 	if [ "${WB_QUIET:-0}" = 1 ]; then
-		timeout -k 5 "$limit" qemu-system-x86_64 "$@" </dev/null >/dev/null 2>"$rundir/qemu.err" &
+		timeout -k 5 "$backstop" qemu-system-x86_64 "$@" </dev/null >/dev/null 2>"$rundir/qemu.err" &
 	else
-		timeout -k 5 "$limit" qemu-system-x86_64 "$@" </dev/null 2>"$rundir/qemu.err" &
+		timeout -k 5 "$backstop" qemu-system-x86_64 "$@" </dev/null 2>"$rundir/qemu.err" &
 	fi
 	echo $! >"$rundir/timeout.pid"
 	qpid=$!
@@ -446,15 +470,18 @@ wb_boot() {
 			>"$rundir/gdb.log" 2>&1 </dev/null &
 		echo $! >"$rundir/gdb.pid"
 	fi
-	wb_boot_watchdog "$rundir" "$build" "$mode" &
+	wb_boot_watchdog "$rundir" "$build" "$mode" "$limit" &
 	wdog=$!
 	wb_media_start "$rundir" "$build"
 	rc=0
 	wait "$qpid" || rc=$?
 	wb_media_stop
+	# A dump the watchdog is taking ends with QEMU: the watchdog then
+	# writes what it took.
+	[ ! -f "$rundir/dump.taking" ] || wait "$wdog" 2>/dev/null || :
 	# timeout(1) says 124 when its TERM ended QEMU, 137 when it had to
 	# KILL; a 137 before the limit is someone else's KILL.
-	if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ $(($(date +%s) - started)) -ge "$limit" ]; }; then
+	if [ "$rc" = 124 ] || { [ "$rc" = 137 ] && [ $(($(date +%s) - started)) -ge "$backstop" ]; }; then
 		touch "$rundir/timed-out"
 	fi
 	kill "$wdog" 2>/dev/null || :
@@ -471,8 +498,51 @@ wb_boot() {
 	fi
 	wb_kill_rundir "$rundir"
 	wb_runas_restore "$rundir" "$build" "$mode"
+	wb_dump_keep "$rundir" "$lab" "$build"
 	trap - INT TERM
 	wb_verdict "$rundir" "$rc" "$limit"
+}
+
+# Where the dumps of the guests that broke are kept: WB_DUMPS/LAB/STAMP,
+# each with what drgn and crash need beside it.
+WB_DUMPS=${WB_DUMPS:-$WB_CACHE/dumps}
+
+# wb_dump_keep RUNDIR LAB BUILD: a dump the watchdog took goes to its own
+# folder of WB_DUMPS, with the vmlinux the VM booted (a hard link), the
+# tree's modules it had, the lab's own modules as built for the run (ko/),
+# the console log and what the run was (lab, variant). The last
+# WB_KEEP_DUMPS (3) of each lab are kept; RUNDIR/dump.kept names it.
+wb_dump_keep() {
+	local rundir lab build dir ko
+	rundir=$1 lab=$2 build=$3
+	[ -s "$rundir/dump.d/vmcore" ] || return 0
+	dir=$WB_DUMPS/$lab/$(date +%Y%m%d-%H%M%S).$$
+	mkdir -p "$dir/ko" || return 0
+	mv "$rundir/dump.d/vmcore" "$dir/vmcore"
+	ln "$rundir/vmlinux" "$dir/vmlinux" 2>/dev/null || cp "$rundir/vmlinux" "$dir/vmlinux"
+	[ ! -d "$rundir/modules" ] || cp -al "$rundir/modules" "$dir/modules" 2>/dev/null ||
+		cp -a "$rundir/modules" "$dir/modules"
+	for ko in "$build"/.mod-*/*.ko; do
+		[ ! -f "$ko" ] || cp "$ko" "$dir/ko/"
+	done
+	for f in console.log dump.info lab variant build; do
+		[ ! -f "$rundir/$f" ] || cp "$rundir/$f" "$dir/"
+	done
+	echo "$dir" >"$rundir/dump.kept"
+	# shellcheck disable=SC2012
+	ls -dt "$WB_DUMPS/$lab"/*/ | tail -n +$((${WB_KEEP_DUMPS:-3} + 1)) | while read -r old; do
+		rm -rf "$old"
+	done
+}
+
+# wb_dump_said RUNDIR: where the dump of this run went, and how to open it.
+wb_dump_said() {
+	local dir why took kb lab
+	[ -f "$1/dump.kept" ] || return 0
+	dir=$(cat "$1/dump.kept")
+	read -r why took kb <"$dir/dump.info" || :
+	lab=$(cat "$dir/lab" 2>/dev/null || :)
+	wb_say "the guest's memory at the $why: $dir/vmcore ($((${kb:-0} / 1024)) MiB, taken in ${took:-?} s); make postmortem LAB=$lab opens it in drgn (TOOL=crash: in crash)"
 }
 
 # wb_boot_interrupted RUNDIR STATUS: the harness was interrupted during
@@ -550,9 +620,10 @@ wb_killed_from_outside() {
 #   shell, nor with a gdb script: there the student or gdb may be
 #   holding the guest on purpose.
 wb_boot_watchdog() {
-	local rundir build mode n ready pid hang_at
-	rundir=$1 build=$2 mode=${3:-run}
-	n=0 ready='' hang_at=''
+	local rundir build mode limit n ready pid hang_at start why
+	rundir=$1 build=$2 mode=${3:-run} limit=${4:-0}
+	n=0 ready='' hang_at='' why=''
+	start=$(date +%s)
 	[ -z "${WB_GDB_SCRIPT:-}" ] || ready=1
 	while :; do
 		sleep 0.2
@@ -570,12 +641,24 @@ wb_boot_watchdog() {
 			fi
 		fi
 		[ $((n % 5)) = 0 ] || continue
+		# A panic: the guest is paused there (pvpanic); dump it.
+		if grep -q 'Kernel panic - not syncing' "$rundir/console.log" 2>/dev/null; then
+			why=panic
+			break
+		fi
+		# The lab's time limit (timeout(1) is only the backstop).
+		if [ "$limit" -gt 0 ] && [ $(($(date +%s) - start)) -ge "$limit" ]; then
+			touch "$rundir/timed-out"
+			why=timeout
+			break
+		fi
 		if [ "$mode" != shell ] && [ -z "${WB_GDB_SCRIPT:-}" ]; then
 			if [ -z "$hang_at" ]; then
 				! tr -d '\r' <"$rundir/console.log" 2>/dev/null | grep -Eq "$WB_HANGS" || hang_at=$n
 			elif [ $((n - hang_at)) -ge $((${WB_HANG_GRACE:-10} * 5)) ]; then
 				tr -d '\r' <"$rundir/console.log" | grep -Em 1 "$WB_HANGS" >"$rundir/hung"
 				echo $(((n - hang_at) / 5)) >>"$rundir/hung"
+				why=hang
 				break
 			fi
 		fi
@@ -586,9 +669,39 @@ wb_boot_watchdog() {
 			break
 		fi
 	done
+	[ -z "$why" ] || wb_dump "$rundir" "$why"
 	pid=$(cat "$rundir/qemu.pid" 2>/dev/null || :)
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null
 	return 0
+}
+
+# wb_dump RUNDIR WHY: the guest's memory, before QEMU goes, into
+# RUNDIR/dump.d/vmcore, through QEMU's monitor: dump-guest-memory stops
+# the guest, writes the dump and returns, and quit then ends QEMU. The
+# dump is an ELF core of the guest's whole memory: drgn and crash both
+# read it (QEMU 7.2's compressed kdump is "flattened", which crash reads
+# and Debian 12's drgn does not). Its pages of zeros become holes of the
+# file, so that it takes on disk what the guest had in use. At most
+# WB_DUMP_LIMIT seconds (120 by default); RUNDIR/dump.info says why, how
+# long it took and the KiB it takes. WB_DUMP=0 takes none.
+wb_dump() {
+	local rundir t0 n pid
+	rundir=$1
+	[ "${WB_DUMP:-1}" != 0 ] && [ -p "$rundir/dump.in" ] || return 0
+	touch "$rundir/dump.taking"
+	t0=$(date +%s)
+	# shellcheck disable=SC2016
+	timeout 5 sh -c 'printf "dump-guest-memory -p %s\nquit\n" "$2" >"$1"' sh \
+		"$rundir/dump.in" "$rundir/dump.d/vmcore" || return 0
+	pid=$(cat "$rundir/qemu.pid" 2>/dev/null || :)
+	n=0
+	while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ $n -lt $((${WB_DUMP_LIMIT:-120} * 5)) ]; do
+		sleep 0.2
+		n=$((n + 1))
+	done
+	fallocate --dig-holes "$rundir/dump.d/vmcore" 2>/dev/null || :
+	printf '%s %s %s\n' "$2" $(($(date +%s) - t0)) \
+		"$(du -k "$rundir/dump.d/vmcore" 2>/dev/null | cut -f1)" >"$rundir/dump.info"
 }
 
 # What QEMU itself said (RUNDIR/qemu.err), indented, on stderr.
@@ -609,7 +722,8 @@ wb_verdict() {
 	crash=$(wb_crash_text "$log")
 	if [ -n "$crash" ]; then
 		wb_say "error: the guest kernel crashed (console: $log):"
-		printf '%s\n' "$crash" >&2
+		printf '%s\n' "$crash" | wb_decode "$rundir" >&2
+		wb_dump_said "$rundir"
 		return "$WB_EXIT_OOPS"
 	fi
 	if [ -f "$rundir/over-budget" ]; then
@@ -625,12 +739,15 @@ wb_verdict() {
 	fi
 	if [ -f "$rundir/hung" ]; then
 		wb_say "error: the guest hung: the kernel reported \"$(sed -n 1p "$rundir/hung" | sed 's/^\[ *[0-9.]*\] //')\", and the run was stopped $(sed -n 2p "$rundir/hung") s later instead of waiting for the lab's TIMEOUT. What the kernel said from there:"
-		tr -d '\r' <"$log" | awk -v re="$WB_HANGS" '$0 ~ re { on = 1 } on && n < 30 { print "    " $0; n++ }' >&2
+		tr -d '\r' <"$log" | awk -v re="$WB_HANGS" '$0 ~ re { on = 1 } on && n < 30 { print "    " $0; n++ }' |
+			wb_decode "$rundir" >&2
+		wb_dump_said "$rundir"
 		return "$WB_EXIT_TIMEOUT"
 	fi
 	if [ -f "$rundir/timed-out" ]; then
 		wb_say "error: the guest did not finish within $limit s (the lab's TIMEOUT); it was killed. Last console lines:"
 		wb_console_tail "$log"
+		wb_dump_said "$rundir"
 		return "$WB_EXIT_TIMEOUT"
 	fi
 	wb_qemu_failed "$rundir" "$rc" && return "$WB_EXIT_NO_VERDICT"
@@ -669,8 +786,29 @@ wb_verdict() {
 		return "$WB_EXIT_FAIL"
 	fi
 	case $cstatus in
-	0 | 1) return "$cstatus" ;;
+	0 | 1) ;;
+	*)
+		wb_say "error: the checker exited with status $cstatus (a checker exits 0 or 1): counted as failed"
+		return "$WB_EXIT_FAIL"
+		;;
 	esac
-	wb_say "error: the checker exited with status $cstatus (a checker exits 0 or 1): counted as failed"
-	return "$WB_EXIT_FAIL"
+	# The detectors' results (D records, vm/guest/detectors.sh) follow
+	# the checker's, their frames decoded; one that failed fails the lab.
+	if grep -qx detectors-end "$v"; then
+		sed -n 's/^D //p' "$v" | wb_decode "$rundir" >"$rundir/detectors"
+		points=$(wb_manifest "$(cat "$rundir/lab")" DETECTOR_POINTS)
+		wb_ktap_append "$rundir/ktap" "$rundir/detectors" "${points:-1}" >"$rundir/ktap.all"
+		mv "$rundir/ktap.all" "$rundir/ktap"
+		short=$(wb_ktap check "$rundir/ktap")
+		if [ -n "$short" ]; then
+			echo "$short" >"$rundir/ktap.broken"
+			wb_say "error: the detectors' report is not whole ($short): counted as failed"
+			return "$WB_EXIT_FAIL"
+		fi
+		if grep -q '^not ok' "$rundir/detectors"; then
+			wb_say "error: the kernel's detectors reported a bug (their results follow the checker's)"
+			return "$WB_EXIT_FAIL"
+		fi
+	fi
+	return "$cstatus"
 }

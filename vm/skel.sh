@@ -17,7 +17,7 @@
 #   vm/skel.sh --ship LAB DIR      the skeleton as a student repository
 #                                  holds it (make student-repo), into DIR
 #   vm/skel.sh --strip MODE FILE   one pass of the generator over FILE:
-#                                  MODE skeleton or dropped (see strip)
+#                                  MODE skeleton, dropped or todo (see strip)
 #
 # In a solution, a comment line "/* TODO n: what to do */" (or "// TODO n:")
 # marks the code that the student writes. The skeleton keeps the comment
@@ -34,7 +34,9 @@ set -eu
 
 # strip MODE FILE: the generator's one pass. MODE skeleton prints the
 # skeleton of a solution file; dropped prints only the lines it drops,
-# the solution's own code. MODE cut reads instead a listing of a tree
+# the solution's own code; todo prints "LINE N" for each line of a
+# TODO n block, its marker included (in a student's file: the code they
+# wrote for it, up to where the skeleton's block would end). MODE cut reads instead a listing of a tree
 # file against the solution, each line tagged " " (in both), "-" (in the
 # tree only) or "+" (in the solution only), and prints the numbers of
 # the tree's lines that fall in a dropped block: a tree line that the
@@ -77,6 +79,12 @@ strip() {
 		}
 		mode == "skeleton" { if (step($0) == "K") print kept; next }
 		mode == "dropped" { if (step($0) == "D") print; next }
+		mode == "todo" {
+			r = step($0)
+			if (marker) { todo = $0; sub(/.*TODO /, "", todo); sub(/:.*/, "", todo) }
+			if (marker || r == "D") print NR, todo
+			next
+		}
 		{
 			tag = substr($0, 1, 1)
 			if (tag == " ") {
@@ -104,8 +112,8 @@ action=build
 case ${1:-} in
 --strip)
 	case ${2:-} in
-	skeleton | dropped | cut) strip "$2" "${3:--}" ;;
-	*) wb_die "usage: vm/skel.sh --strip skeleton|dropped|cut FILE" ;;
+	skeleton | dropped | cut | todo) strip "$2" "${3:--}" ;;
+	*) wb_die "usage: vm/skel.sh --strip skeleton|dropped|cut|todo FILE" ;;
 	esac
 	exit 0
 	;;

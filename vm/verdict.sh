@@ -54,8 +54,12 @@ wb_status_checked() {
 #   accel          the accelerator of the boot (tcg or kvm)
 #   verdict/       the verdict channel, written only by the guest's init
 #                  and session (vm/guest/init): steps-end, check-begin,
-#                  "K <line>" per line of the report, check-status, end
-#   ktap           the checker's report, taken from the channel
+#                  "K <line>" per line of the report, check-status,
+#                  "D <line>" per line of the detectors', detectors-end, end
+#   lab, variant, build   the lab, its variant, and its build folder
+#   ktap           the checker's report, taken from the channel, with the
+#                  detectors' results after the checker's own
+#   detectors      the detectors' results alone (D records), decoded
 #   ktap.broken    why the report is not whole (absent when it is)
 #   steps.status   the guided steps' exit status; steps.txt their output
 #   gdb.log        gdb's output, with WB_GDB_SCRIPT
@@ -75,6 +79,33 @@ wb_ktap_count() {
 	local f
 	case $2 in total) f=1 ;; pass) f=2 ;; fail) f=3 ;; skip) f=4 ;; *) return 2 ;; esac
 	wb_ktap count "$1" | cut -d' ' -f"$f"
+}
+
+# wb_ktap_append REPORT MORE POINTS: a whole report (wb_ktap check) with
+# the results of MORE (unnumbered "ok - NAME" / "not ok - NAME" lines
+# and their diagnostics, the detectors' of vm/guest/detectors.sh)
+# numbered after its own, each worth POINTS; the plan counts them, and
+# the report's "# Totals:" line, which no longer adds up, is left out.
+wb_ktap_append() {
+	awk -v more="$2" -v pts="$3" '
+		BEGIN { while ((getline l < more) > 0) { m[++nm] = l; if (l ~ /^(not )?ok - /) nr++ } }
+		/^1\.\.[0-9]+$/ && !planned { planned = 1; plan = substr($0, 4) + 0; print "1.." plan + nr; next }
+		/^# Totals: / { next }
+		{ print }
+		END {
+			k = plan
+			for (i = 1; i <= nm; i++) {
+				l = m[i]
+				if (l ~ /^(not )?ok - /) {
+					k++
+					sub(/ - /, " " k " ", l)
+					print l
+					if (pts != 1) print "# points: " pts
+					continue
+				}
+				if (l ~ /^#/) print l
+			}
+		}' "$1"
 }
 
 # wb_ktap MODE FILE [ARG...]: read a checker's report. Only top-level

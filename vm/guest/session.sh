@@ -22,14 +22,14 @@ status() {
 	verdict "status $1"
 }
 
-# The checker's output, line by line, to the console and, as K records,
-# to the verdict channel.
+# relay TAG END: lines of a report, one by one, to the console and, as
+# "TAG line" records, to the verdict channel, then the record END.
 relay() {
 	while IFS= read -r line || [ -n "$line" ]; do
 		printf '%s\n' "$line"
-		verdict "K $line"
+		verdict "$1 $line"
 	done
-	verdict check-end
+	verdict "$2"
 }
 
 # lab CMD...: run one of the lab's scripts as the lab's programs run:
@@ -95,8 +95,13 @@ run)
 	{
 		lab unshare -m --propagation unchanged sh /lab/check.sh
 		verdict "check-status $?"
-	} | relay
+	} | relay K check-end
 	echo "WB-CHECK-END"
+	# The kernel's own detectors, after the checker (vm/detectors.tab):
+	# their results, D records, follow the checker's in the report.
+	echo "WB-DETECTORS-BEGIN"
+	sh /wb/detectors.sh "$(cut -d' ' -f1 /proc/uptime)" | relay D detectors-end
+	echo "WB-DETECTORS-END"
 	;;
 cmd)
 	lab sh /build/cmd.sh

@@ -1,0 +1,61 @@
+#!/bin/sh
+# make postmortem [LAB=name] [TOOL=drgn|crash] [BATCH=1]: open the last
+# dump of a guest that broke (a panic, a hang, the lab's time limit; see
+# wb_dump in vm/qemu.sh) with the vmlinux it booted and its modules.
+#
+#   drgn    (default) its first page (vm/postmortem.py: the log, the
+#           crashed task's stack with the lab's locals, the lab's
+#           modules), then drgn's interactive prompt
+#   crash   crash, with the lab's modules' symbols loaded
+#
+# BATCH=1 prints the first page (drgn), or crash's log and backtrace,
+# and exits: what the tests run. Without LAB, the newest dump of any lab.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/qemu.sh"
+
+lab=${1:-}
+tool=${TOOL:-drgn}
+if [ -n "$lab" ]; then
+	wb_lab_require "$lab"
+	where=$WB_DUMPS/$lab
+else
+	where=$WB_DUMPS
+fi
+# shellcheck disable=SC2012
+dump=$(ls -dt "$where"/*/vmcore "$where"/*/*/vmcore 2>/dev/null | head -n 1)
+if [ -z "$dump" ]; then
+	wb_die "no dump${lab:+ of lab $lab} in $where: a dump is taken when the guest panics, hangs or reaches the lab's time limit"
+fi
+dir=$(dirname "$dump")
+wb_say "dump: $dir ($(cat "$dir/lab" 2>/dev/null || echo ?), at the $(cut -d' ' -f1 "$dir/dump.info" 2>/dev/null || echo ?))"
+
+# The lab's modules, as built for that run, and the tree's modules it had.
+set --
+for ko in "$dir"/ko/*.ko; do
+	[ ! -f "$ko" ] || set -- "$@" -s "$ko"
+done
+
+case $tool in
+drgn)
+	wb_need_cmds drgn:python3-drgn
+	drgn -q -c "$dir/vmcore" -s "$dir/vmlinux" "$@" "$WB_ROOT/vm/postmortem.py" "$dir"
+	[ "${BATCH:-0}" = 1 ] && exit 0
+	exec drgn -q -c "$dir/vmcore" -s "$dir/vmlinux" "$@"
+	;;
+crash)
+	wb_need_cmds crash:crash
+	cmds=$(mktemp) || exit 1
+	trap 'rm -f "$cmds"' EXIT
+	for ko in "$dir"/ko/*.ko; do
+		[ ! -f "$ko" ] || echo "mod -s $(basename "$ko" .ko) $ko" >>"$cmds"
+	done
+	if [ "${BATCH:-0}" = 1 ]; then
+		printf 'log\nbt\nquit\n' >>"$cmds"
+		crash -s -i "$cmds" "$dir/vmlinux" "$dir/vmcore" </dev/null
+	else
+		crash -i "$cmds" "$dir/vmlinux" "$dir/vmcore"
+	fi
+	;;
+*) wb_die "TOOL is drgn or crash, not '$tool'" ;;
+esac
