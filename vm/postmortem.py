@@ -6,6 +6,7 @@
 # lab's modules, and the commands to go on with in drgn.
 # drgn gives this script `prog`, the kernel of the dump.
 import os
+import re
 import sys
 
 from drgn.helpers.linux.list import list_for_each_entry
@@ -69,9 +70,15 @@ print("Dump of lab %s (%s), taken at the %s"
       % (lab[0] if lab else "?", variant[0] if variant else "?",
          info[0] if info else "?"))
 
-heading("the end of the kernel log")
+# The kernel log from the start of its last report (a panic, an oops, a
+# hang), or its last 20 lines.
+heading("the kernel log, from its last report")
 log = get_dmesg(prog).decode(errors="replace").splitlines()
-for line in log[-20:]:
+REPORT = re.compile(r"Kernel panic - not syncing|BUG: |Oops:|INFO: task |"
+                    r"rcu: INFO|unregister_netdevice: waiting")
+starts = [i for i, line in enumerate(log) if REPORT.search(line)]
+first = starts[-1] if starts else max(len(log) - 20, 0)
+for line in log[first:first + 60]:
     print(line)
 
 # The task that panicked: the one running on panic_cpu. drgn 0.0.22
