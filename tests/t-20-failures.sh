@@ -102,10 +102,10 @@ for case in "leak 1 no memory leaked \\(kmemleak\\)" \
 	"atomic 4 no sleeping in atomic context" \
 	"bounds 5 no index out of an array's bounds \\(UBSAN\\)"; do
 	bug=${case%% *} rest=${case#* }
-	todo=${rest%% *} name=${rest#* }
+	todo=${rest%% *} result=${rest#* }
 	boot "det-$bug" detectors WB_CMDLINE="wb.bug=$bug"
 	t_status "bug=$bug: the detectors fail the run, status 1" 1 "$(cat "$tmp/det-$bug.status")"
-	t_grep "bug=$bug: the failing result is the detector's" "^ *not ok [0-9]+ $name" "$tmp/det-$bug.out"
+	t_grep "bug=$bug: the failing result is the detector's" "^ *not ok [0-9]+ $result" "$tmp/det-$bug.out"
 	t_grep "bug=$bug: its report points at the fixture's line in TODO $todo" \
 		"-> tests/fixtures/labs/detectors/bugsmod\\.c:[0-9]+, TODO $todo" "$tmp/det-$bug.out"
 done
