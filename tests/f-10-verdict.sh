@@ -366,6 +366,19 @@ t_out "the report counts the checker's result and the detectors'" "3 2 1 0" wb_k
 t_grep "the detectors' results are numbered after the checker's" '^not ok 3 no sleeping in atomic context' \
 	"$tmp/run/det/ktap"
 
+# SANITIZE=1: the KASAN kernel's own tree and builds, booted as bzImage
+# (its PVH entry resets the machine); anything but 0 or 1 is refused.
+# shellcheck disable=SC2016
+t_out "SANITIZE=1 picks the kernel-sanitize tree, booted from bzImage" \
+	"$WB_CACHE/kernel-sanitize bzImage" env SANITIZE=1 sh -c '. "$WB_ROOT/vm/lib.sh"; . "$WB_ROOT/vm/qemu.sh"
+		echo "$WB_KROOT $WB_BOOT_IMAGE"'
+# shellcheck disable=SC2016
+t_out "without it, the usual tree and vmlinux" "$WB_CACHE/kernel vmlinux" env SANITIZE=0 sh -c '
+	. "$WB_ROOT/vm/lib.sh"; . "$WB_ROOT/vm/qemu.sh"; echo "$WB_KROOT $WB_BOOT_IMAGE"'
+rc=0
+SANITIZE=yes sh -c '. "$WB_ROOT/vm/lib.sh"' 2>/dev/null || rc=$?
+t_status "SANITIZE=yes is refused" 2 "$rc"
+
 # The decoder's view of a student's file: the line of a TODO block.
 printf '%s\n' 'int f(void)' '{' '	/* TODO 1: count */' '	int n = 0;' '' '	return n;' '}' >"$tmp/todo.c"
 t_out "a line in the code after a TODO marker is in that TODO" "3 1

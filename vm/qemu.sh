@@ -9,6 +9,11 @@ WB_INITRAMFS=$WB_CACHE/initramfs.cpio.gz
 # stall (the first is printed after 10 s of waiting, the last after 21).
 WB_HANGS='unregister_netdevice: waiting for|INFO: task .* blocked for more than [0-9]+ seconds|BUG: soft lockup|hard LOCKUP|rcu: INFO: rcu_[a-z]+ (self-)?detected stall|rcu_[a-z]+ self-detected stall'
 WB_KVM_PROBE=$WB_CACHE/kvm-probe
+# What QEMU boots: vmlinux through its PVH entry point (no decompression,
+# faster under TCG), but bzImage for the KASAN kernel (SANITIZE=1), whose
+# PVH entry resets the machine before the first line of the console.
+WB_BOOT_IMAGE=vmlinux
+[ "${SANITIZE:-0}" = 0 ] || WB_BOOT_IMAGE=bzImage
 # The first lines of the detectors' reports (vm/detectors.tab), which the
 # kernel survives: a finding of the lab's report, not a crash.
 WB_DETECTED=$(awk -F '\t' '!/^#/ && NF >= 3 { printf "%s%s", sep, $2; sep = "|" }' "$WB_ROOT/vm/detectors.tab")
@@ -39,7 +44,7 @@ wb_qemu_args() {
 		-machine "q35,accel=$accel" -cpu "$cpu" -smp "${WB_SMP:-2}" -m "${WB_MEM:-1024}" \
 		-display none -no-reboot \
 		-sandbox "on,obsolete=deny,elevateprivileges=$elevate,spawn=deny,resourcecontrol=deny" \
-		-kernel "$rundir/vmlinux" -initrd "$WB_INITRAMFS" \
+		-kernel "$rundir/$WB_BOOT_IMAGE" -initrd "$WB_INITRAMFS" \
 		-append "console=ttyS0 nokaslr panic=-1 ${WB_OOPS-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows ${WB_CMDLINE:-}" \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" \
 		-pidfile "$rundir/qemu.pid"
@@ -179,10 +184,13 @@ wb_9p() {
 # it was; a copy where a link cannot be made. The in-tree modules are
 # copied (init mounts them on /lib/modules, lx-symbols reads them).
 wb_rundir_kernel() {
-	rm -f "$1/vmlinux"
+	rm -f "$1/vmlinux" "$1/bzImage"
 	ln "$WB_KBUILD/vmlinux" "$1/vmlinux" 2>/dev/null ||
 		cp "$WB_KBUILD/vmlinux" "$1/vmlinux" ||
 		wb_die "cannot put vmlinux into $1"
+	if [ "$WB_BOOT_IMAGE" = bzImage ]; then
+		cp "$WB_KBUILD/arch/x86/boot/bzImage" "$1/bzImage" || wb_die "cannot put bzImage into $1"
+	fi
 	rm -rf "$1/modules"
 	if [ -d "$WB_KMODROOT/lib/modules" ]; then
 		cp -a "$WB_KMODROOT/lib/modules" "$1/modules"
@@ -191,7 +199,7 @@ wb_rundir_kernel() {
 
 # The run folder keeps its logs; the kernel and modules go with the VM.
 wb_rundir_release() {
-	rm -rf "$1/modules" "$1/vmlinux"
+	rm -rf "$1/modules" "$1/vmlinux" "$1/bzImage"
 }
 
 # wb_gdb_args RUNDIR: the gdb arguments, one per line, that load the
