@@ -35,6 +35,29 @@ Continue to the next stop, skipping a stop that repeats the previous one
 (same pc and stack pointer, no instruction run in between).
 end
 
+# wb-finish: finish, as "finish" does, but when the stub reports the
+# breakpoint the frame stopped at once more (the same pc and stack
+# pointer: the function has not run), finish again. Lab scripts use it
+# wherever they finish a function they stopped in at a breakpoint.
+define wb-finish
+	set $wb_fpc = $pc
+	set $wb_fsp = $sp
+	set $wb_again = 1
+	while $wb_again
+		finish
+		set $wb_again = 0
+		if $pc == $wb_fpc && $sp == $wb_fsp
+			echo wb-finish: the gdb stub reported the same stop again; finishing\n
+			python wb_stop_repeated()
+			set $wb_again = 1
+		end
+	end
+end
+document wb-finish
+Finish the current function, going on past a stop that repeats the one
+it started from (same pc and stack pointer).
+end
+
 # wb-hits LOCATION...: print "hits: LOCATION N, ..." for the breakpoints
 # set on those locations, in the order given. gdb's own hit count also
 # counts a stop that the stub reported twice; the repeats wb-continue

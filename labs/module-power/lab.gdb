@@ -37,7 +37,7 @@ print $m->type
 print $m->policy
 print params->policy
 print/x $m->eeprom[3]
-finish
+wb-finish
 print $m->policy
 print/x $m->eeprom[3]
 print/x $m->eeprom[26]
@@ -47,7 +47,7 @@ backtrace 2
 wb-continue
 policy_attr
 print $m->policy
-finish
+wb-finish
 wb-hits ethnl_set_module nsim_set_module_power_mode ethtool_notify
 delete
 # expect: Breakpoint 1, ethnl_set_module
