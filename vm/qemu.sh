@@ -686,10 +686,12 @@ wb_boot_watchdog() {
 # wb_dump RUNDIR WHY: the guest's memory, before QEMU goes, into
 # RUNDIR/dump.d/vmcore, through QEMU's monitor: dump-guest-memory stops
 # the guest, writes the dump and returns, and quit then ends QEMU. The
-# dump is an ELF core of the guest's whole memory: drgn and crash both
-# read it (QEMU 7.2's compressed kdump is "flattened", which crash reads
-# and Debian 12's drgn does not). Its pages of zeros become holes of the
-# file, so that it takes on disk what the guest had in use. At most
+# dump is an ELF core of the guest's memory as its page tables map it
+# (-p), each segment with its virtual address: drgn 0.0.22 (Debian 12)
+# needs those to read the kernel's, and crash reads it too (QEMU 7.2's
+# compressed kdump is "flattened", which this drgn does not read). Its
+# pages of zeros become holes of the file, so that it takes on disk
+# about what the guest had in use. At most
 # WB_DUMP_LIMIT seconds (120 by default); RUNDIR/dump.info says why, how
 # long it took and the KiB it takes. WB_DUMP=0 takes none.
 wb_dump() {
