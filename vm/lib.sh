@@ -30,6 +30,9 @@ WB_JOBS=${WB_JOBS:-$(($(nproc) + 1))}
 # program, a BPF object, a lab's host-built parts), in seconds: a file
 # written to make the compiler run for ever stops there.
 WB_BUILD_LIMIT=${WB_BUILD_LIMIT:-300}
+# Where the dumps of the guests that broke are kept (wb_dump_keep in
+# vm/qemu.sh): WB_DUMPS/LAB/STAMP, each with what drgn and crash need.
+WB_DUMPS=${WB_DUMPS:-$WB_CACHE/dumps}
 # The guest's root folder, one version per folder (vm/initramfs.sh);
 # "current" names the newest.
 WB_GUESTROOT=$WB_CACHE/guestroot

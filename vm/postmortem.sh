@@ -12,7 +12,6 @@
 # and exits: what the tests run. Without LAB, the newest dump of any lab.
 set -eu
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/qemu.sh"
 
 lab=${1:-}
 tool=${TOOL:-drgn}

@@ -511,10 +511,6 @@ wb_boot() {
 	wb_verdict "$rundir" "$rc" "$limit"
 }
 
-# Where the dumps of the guests that broke are kept: WB_DUMPS/LAB/STAMP,
-# each with what drgn and crash need beside it.
-WB_DUMPS=${WB_DUMPS:-$WB_CACHE/dumps}
-
 # wb_dump_keep RUNDIR LAB BUILD: a dump the watchdog took goes to its own
 # folder of WB_DUMPS, with the vmlinux the VM booted (a hard link), the
 # tree's modules it had, the lab's own modules as built for the run (ko/),
