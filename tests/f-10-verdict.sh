@@ -197,8 +197,14 @@ rundir() {
 	: >"$tmp/run/$1/console.log"
 	: >"$tmp/run/$1/qemu.err"
 	echo tcg >"$tmp/run/$1/accel"
+	echo lab0-taint >"$tmp/run/$1/lab"
 }
-# channel NAME KTAP-FILE CHECK-STATUS: what the guest's session writes.
+# The detectors' results as the guest's pass prints them: each passes.
+awk -F '\t' '!/^#/ && NF >= 3 { print "ok - " $3 }' "$WB_ROOT/vm/detectors.tab" >"$tmp/dets.ok"
+ndets=$(grep -c . "$tmp/dets.ok")
+# channel NAME KTAP-FILE CHECK-STATUS [DETECTORS-FILE|-]: what the
+# guest's session writes; the detectors' pass, all ok unless said, none
+# for "-".
 channel() {
 	{
 		echo steps-begin
@@ -207,6 +213,10 @@ channel() {
 		sed 's/^/K /' "$2"
 		[ -z "$3" ] || echo "check-status $3"
 		echo check-end
+		if [ "${4:-}" != - ]; then
+			sed 's/^/D /' "${4:-$tmp/dets.ok}"
+			echo detectors-end
+		fi
 		echo end
 	} >"$tmp/run/$1/verdict/verdict"
 }
@@ -224,7 +234,8 @@ t_out "a whole passing report from the channel: status 0" 0 verdict pass 0
 rundir fail
 channel fail "$tmp/whole.ktap" 1
 t_out "a whole failing report: status 1" 1 verdict fail 0
-t_out "and the report is kept in the run folder" "3 1 1 1" wb_ktap count "$tmp/run/fail/ktap"
+t_out "and the report is kept in the run folder, the detectors' results after the checker's" \
+	"$((3 + ndets)) $((1 + ndets)) 1 1" wb_ktap count "$tmp/run/fail/ktap"
 rundir short
 channel short "$tmp/short.ktap" 1
 t_out "a short plan: status 1" 1 verdict short 0
@@ -245,6 +256,44 @@ printf '%s\n' '[    3.1] BUG: kernel NULL pointer dereference, address: 00000000
 	'[    3.1] RIP: 0010:oopsmod_init+0x5/0x20 [oopsmod]' >"$tmp/run/crash/console.log"
 t_out "a crash on the console, whatever the channel says: status 3" 3 verdict crash 0
 t_grep "with the kernel's text" 'RIP: 0010:oopsmod_init' "$tmp/run/crash.out"
+# The detectors' pass: its results follow the checker's (a failing one
+# is below, with vm/detectors.awk). One per detector of
+# vm/detectors.tab or the run fails (a program that ended the pass
+# early, or printed results of its own into it); none is read in a run
+# that turned them off (WB_DETECTORS=0, make check's skeleton runs).
+t_out "with the detectors' results, all ok: status 0" 0 verdict pass 0
+t_out "and they follow the checker's in its report" "$((1 + ndets)) $((1 + ndets)) 0 0" \
+	wb_ktap count "$tmp/run/pass/ktap"
+rundir detnone
+channel detnone "$tmp/pass.ktap" 0 -
+t_out "no detectors' pass at all: status 1" 1 verdict detnone 0
+t_grep "said so" 'detectors did not all report \(no end\)' "$tmp/run/detnone.out"
+sed '$d' "$tmp/dets.ok" >"$tmp/dets.short"
+rundir detshort
+channel detshort "$tmp/pass.ktap" 0 "$tmp/dets.short"
+t_out "a pass ended early, one detector short: status 1" 1 verdict detshort 0
+t_grep "said so" "$((ndets - 1)) results for the $ndets detectors" "$tmp/run/detshort.out"
+sed '1s/.*/ok - a result of a program of its own/' "$tmp/dets.ok" >"$tmp/dets.forged"
+rundir detforged
+channel detforged "$tmp/pass.ktap" 0 "$tmp/dets.forged"
+t_out "a result not of vm/detectors.tab among them: status 1" 1 verdict detforged 0
+rundir detoff
+channel detoff "$tmp/pass.ktap" 0 -
+WB_DETECTORS=0
+export WB_DETECTORS
+t_out "WB_DETECTORS=0: no pass, none expected, status 0" 0 verdict detoff 0
+unset WB_DETECTORS
+if args run WB_DETECTORS=0 | grep -A1 -- '^-append$' | grep -q ' wb.detectors=off kmemleak=off '; then
+	t_ok "and the guest boots with them off"
+else
+	t_fail "and the guest boots with them off" "$(args run WB_DETECTORS=0 | grep -A1 -- '^-append$')"
+fi
+if args run | grep -A1 -- '^-append$' | grep -q 'detectors=off\|kmemleak=off'; then
+	t_fail "but only then" "$(args run | grep -A1 -- '^-append$')"
+else
+	t_ok "but only then"
+fi
+
 rundir slow
 touch "$tmp/run/slow/timed-out"
 t_out "a run past its time limit: status 4" 4 verdict slow 124
@@ -350,20 +399,18 @@ t_grep "a detector with no report passes" '^ok - no locking bug \(lockdep\)' "$t
 # failed fails a run whose checker passed. A detector's report on the
 # console is not a crash.
 rundir det
-{
-	echo check-begin
-	sed 's/^/K /' "$tmp/pass.ktap"
-	printf '%s\n' 'check-status 0' check-end 'D ok - no memory leaked (kmemleak)' \
-		'D not ok - no sleeping in atomic context' 'D # 1 report; the first:' \
-		'D # BUG: sleeping function called from invalid context at kernel/time/timer.c:2046' \
-		detectors-end end
-} >"$tmp/run/det/verdict/verdict"
+awk '/ atomic context$/ { print "not " $0; print "# 1 report; the first:"
+	print "# BUG: sleeping function called from invalid context at kernel/time/timer.c:2046"; next } 1' \
+	"$tmp/dets.ok" >"$tmp/dets.atomic"
+channel det "$tmp/pass.ktap" 0 "$tmp/dets.atomic"
 echo '[   9.1] BUG: sleeping function called from invalid context at kernel/time/timer.c:2046' \
 	>"$tmp/run/det/console.log"
 t_out "a checker that passed and a detector that failed: status 1" 1 verdict det 0
 t_grep "said as the detectors' finding" "the kernel's detectors reported a bug" "$tmp/run/det.out"
-t_out "the report counts the checker's result and the detectors'" "3 2 1 0" wb_ktap count "$tmp/run/det/ktap"
-t_grep "the detectors' results are numbered after the checker's" '^not ok 3 no sleeping in atomic context' \
+t_out "the report counts the checker's result and the detectors'" "$((1 + ndets)) $ndets 1 0" \
+	wb_ktap count "$tmp/run/det/ktap"
+k=$(grep -n ' atomic context$' "$tmp/dets.ok" | cut -d: -f1)
+t_grep "the detectors' results are numbered after the checker's" "^not ok $((1 + k)) no sleeping in atomic context" \
 	"$tmp/run/det/ktap"
 
 # SANITIZE=1: the KASAN kernel's own tree and builds, booted as bzImage

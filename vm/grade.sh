@@ -141,7 +141,7 @@ grade_one() {
 		echo "invalid submission: $invalid" >"$work/$lab.log"
 	else
 		WB_LABS=$stage WB_LABWORK=$work/work WB_RUN_DIR=$work/run/$lab WB_QUIET=1 \
-			VARIANT=student "$WB_ROOT/vm/lab.sh" "$lab" run \
+			WB_DETECTORS=1 VARIANT=student "$WB_ROOT/vm/lab.sh" "$lab" run \
 			>"$work/$lab.log" 2>&1 </dev/null || rc=$?
 	fi
 	echo $(($(date +%s) - t0)) >"$rows/$student.$lab.time"
@@ -257,7 +257,7 @@ lab_reference() {
 		rm -rf "$ref"
 		mkdir -p "$ref"
 		WB_LABS=$WB_ROOT/labs WB_RUN_DIR=$ref/run WB_QUIET=1 VARIANT=solution \
-			"$WB_ROOT/vm/lab.sh" "$1" run >"$ref/log" 2>&1 </dev/null ||
+			WB_DETECTORS=1 "$WB_ROOT/vm/lab.sh" "$1" run >"$ref/log" 2>&1 </dev/null ||
 			wb_die "lab $1: the course's solution does not pass its checker (log: $ref/log); grading would compare students with a broken reference"
 		wb_ktap names "$ref/run/ktap" >"$ref/names"
 		wb_ktap points "$ref/run/ktap" | cut -d' ' -f2 >"$ref/max"

@@ -81,6 +81,22 @@ wb_ktap_count() {
 	wb_ktap count "$1" | cut -d' ' -f"$f"
 }
 
+# wb_detectors_whole FILE: nothing if FILE, the detectors' results (their
+# "ok - NAME" lines), has one result per detector of vm/detectors.tab, in
+# its order; otherwise what it has instead.
+wb_detectors_whole() {
+	local want got n m
+	want=$(awk -F '\t' '!/^#/ && NF >= 3 { print $3 }' "$WB_ROOT/vm/detectors.tab")
+	got=$(sed -n 's/^\(not \)\{0,1\}ok - //p' "$1" 2>/dev/null)
+	[ "$want" != "$got" ] || return 0
+	n=$(printf '%s' "$got" | grep -c '^') m=$(printf '%s\n' "$want" | grep -c '^')
+	if [ "$n" = "$m" ]; then
+		echo "results other than the detectors of vm/detectors.tab"
+	else
+		echo "$n results for the $m detectors of vm/detectors.tab"
+	fi
+}
+
 # wb_ktap_append REPORT MORE POINTS: a whole report (wb_ktap check) with
 # the results of MORE (unnumbered "ok - NAME" / "not ok - NAME" lines
 # and their diagnostics, the detectors' of vm/guest/detectors.sh)

@@ -44,11 +44,12 @@ lab() {
 }
 
 # Nothing the guided steps of a lab started may outlive them: a program
-# left running would share the checker's boot. Every process but PID 1 and
-# this shell is killed, and the kill repeated until no other process has
+# left running would share the checker's boot. Nor may anything the
+# checker started outlive it, into the detectors' pass, which such a
+# program could end early. Every process but PID 1 and this shell is killed, and the kill repeated until no other process has
 # a program (kernel threads have none, nor have the dead), for at most
 # 5 s. The loop forks nothing but sleep, after the kill.
-end_steps() {
+end_programs() {
 	i=0
 	while [ $i -lt 50 ]; do
 		kill -s KILL -- -1 2>/dev/null
@@ -82,7 +83,7 @@ run)
 		# shellcheck disable=SC2086
 		lab $ns sh /lab/run.sh
 		rc=$?
-		[ "$tour" = 1 ] || end_steps
+		[ "$tour" = 1 ] || end_programs
 		echo "WB-STEPS-END $rc"
 		verdict "steps-end $rc"
 	fi
@@ -98,10 +99,15 @@ run)
 	} | relay K check-end
 	echo "WB-CHECK-END"
 	# The kernel's own detectors, after the checker (vm/detectors.tab):
-	# their results, D records, follow the checker's in the report.
-	echo "WB-DETECTORS-BEGIN"
-	sh /wb/detectors.sh "$(cut -d' ' -f1 /proc/uptime)" | relay D detectors-end
-	echo "WB-DETECTORS-END"
+	# their results, D records, follow the checker's in the report. The
+	# host turns them off for some runs (WB_DETECTORS=0).
+	end=$(cut -d' ' -f1 /proc/uptime)
+	end_programs
+	if [ "$(wb_param wb.detectors)" != off ]; then
+		echo "WB-DETECTORS-BEGIN"
+		sh /wb/detectors.sh "$end" | relay D detectors-end
+		echo "WB-DETECTORS-END"
+	fi
 	;;
 cmd)
 	lab sh /build/cmd.sh
