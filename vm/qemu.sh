@@ -39,13 +39,14 @@ wb_qemu_args() {
 	# guest run only once QEMU's ids are the user's.
 	runas=$(wb_qemu_runas "$mode")
 	elevate=deny
+	[ -z "$runas" ] || elevate=allow
 	# WB_DETECTORS=0 (make check's runs that prove a checker fails):
 	# the detectors that cost at every allocation, lock and exec are
-	# off from boot, and the session does not read any (wb_detectors).
+	# off from boot, and the guest's session reads none after the
+	# checker (wb_verdict expects none).
 	dets=
 	[ "${WB_DETECTORS:-1}" != 0 ] ||
 		dets="wb.detectors=off kmemleak=off kfence.sample_interval=0 no_debug_objects lockdep.prove_locking=0"
-	[ -z "$runas" ] || elevate=allow
 	printf '%s\n' -name "workbook-$lab" -nodefaults -no-user-config \
 		-machine "q35,accel=$accel" -cpu "$cpu" -smp "${WB_SMP:-2}" -m "${WB_MEM:-1024}" \
 		-display none -no-reboot \

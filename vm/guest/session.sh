@@ -46,9 +46,10 @@ lab() {
 # Nothing the guided steps of a lab started may outlive them: a program
 # left running would share the checker's boot. Nor may anything the
 # checker started outlive it, into the detectors' pass, which such a
-# program could end early. Every process but PID 1 and this shell is killed, and the kill repeated until no other process has
-# a program (kernel threads have none, nor have the dead), for at most
-# 5 s. The loop forks nothing but sleep, after the kill.
+# program could end early. Every process but PID 1 and this shell is
+# killed, and the kill repeated until no other process has a program
+# (kernel threads have none, nor have the dead), for at most 5 s. The
+# loop forks nothing but sleep, after the kill.
 end_programs() {
 	i=0
 	while [ $i -lt 50 ]; do
