@@ -6,6 +6,8 @@
 #   make gdb [LAB=name]           attach gdb to that lab's running VM
 #   make postmortem [LAB=name] [TOOL=drgn|crash]  open the last dump of a
 #                                 guest that panicked, hung or timed out
+#   make drgn [LAB=name] [TOOL=drgn|crash]  the same on a snapshot of that
+#                                 lab's running VM, which goes on
 #   make check [LAB=name]         every test, or one lab (solution passes,
 #                                 skeleton fails; in a student repository:
 #                                 the skeleton builds, boots and fails)
@@ -49,7 +51,7 @@ FORMAT ?= html
 export RUN VARIANT ACCEL WB_CACHE SUBMISSIONS LABS SHARD OUT JOBS TOOL BATCH SANITIZE
 export WB_ROOT := $(CURDIR)
 
-.PHONY: all setup start kernel lab gdb postmortem check check-fast grade soak labs skeletons diff lab-patch new-lab book bench student-repo help
+.PHONY: all setup start kernel lab gdb postmortem drgn check check-fast grade soak labs skeletons diff lab-patch new-lab book bench student-repo help
 
 all: help
 
@@ -74,6 +76,9 @@ gdb:
 
 postmortem:
 	@vm/postmortem.sh $(LAB)
+
+drgn:
+	@vm/postmortem.sh --live "$(LAB)"
 
 # The harness's own tests that need no kernel tree, kernel or VM.
 check-fast:

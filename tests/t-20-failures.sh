@@ -29,6 +29,21 @@ boot() {
 	echo "$rc" >"$tmp/$name.status"
 }
 
+# start_up NAME LAB MODE [RUNDIR]: start the lab in the background (its
+# pid in $bpid, its run folder $tmp/NAME unless RUNDIR) and return once
+# its guest is up.
+start_up() {
+	rdir=${4:-$tmp/$1}
+	env WB_LABS="$fixtures" WB_RUN_DIR="$rdir" \
+		"$WB_ROOT/vm/lab.sh" "$2" "$3" >"$tmp/$1.out" 2>&1 </dev/null &
+	bpid=$!
+	n=0
+	until grep -q WB-READY "$rdir/console.log" 2>/dev/null || [ $n -ge 900 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
 boot panic crash-panic WB_DUMP=1
 t_status "a guest panic ends the run with status 3" 3 "$(cat "$tmp/panic.status")"
 t_grep "a guest panic is reported with the kernel's own text" \
@@ -61,6 +76,36 @@ t_grep "crash finds the panic message in the dump's log buffer" \
 	'Kernel panic - not syncing: sysrq triggered crash' "$tmp/crash.out"
 t_grep "crash unwinds the panicking task to the crashing function" \
 	'^ *#[0-9]+ \[[0-9a-f]+\] sysrq_handle_crash at ' "$tmp/crash.out"
+
+# make drgn: a snapshot of a guest that goes on running (the hang
+# fixture's, in an interactive shell, which has no time limit), read by
+# drgn. make drgn finds the VM by its run folder in the cache.
+snap=$WB_CACHE/run/t20-snapshot.$$
+rm -rf "$snap"
+start_up snapvm hang shell "$snap"
+rc=0
+WB_LABS=$fixtures BATCH=1 "$WB_ROOT/vm/postmortem.sh" --live hang >"$tmp/snap.out" 2>&1 || rc=$?
+t_status "make drgn BATCH=1 takes a snapshot of the lab's running VM and opens it" 0 "$rc"
+t_grep "drgn reads it as a snapshot of the lab" 'Snapshot of lab hang \(student\), its guest still running' \
+	"$tmp/snap.out"
+t_grep "and reads the kernel's log from it" 'Run /init as init process|WB-READY|Freeing unused' "$tmp/snap.out"
+if kill -0 "$(cat "$snap/qemu.pid" 2>/dev/null)" 2>/dev/null; then
+	t_ok "the guest runs on after the snapshot"
+else
+	t_fail "the guest runs on after the snapshot" "$(tail -n 5 "$tmp/snapvm.out")"
+fi
+kill "$(cat "$snap/qemu.pid" 2>/dev/null)" 2>/dev/null
+wait "$bpid" 2>/dev/null
+rm -rf "$snap"
+
+# drgn in the guest, on the running kernel (/proc/kcore), finds the
+# booted vmlinux's debug information by itself.
+rc=0
+env WB_LABS="$fixtures" WB_RUN_DIR="$tmp/drgnlive" \
+	WB_CMD='python3 -c "import drgn; p = drgn.program_from_kernel(); print(\"drgn live:\", p[\"init_uts_ns\"].name.release.string_().decode(), p[\"init_task\"].comm.string_().decode())"' \
+	"$WB_ROOT/vm/lab.sh" detectors cmd >"$tmp/drgnlive.out" 2>&1 </dev/null || rc=$?
+t_grep "drgn in the guest reads the running kernel with the booted vmlinux" \
+	'drgn live: 6\.1\.[0-9]+ swapper/0' "$tmp/drgnlive/console.log"
 
 boot oops crash-oops
 t_status "an oops in a module ends the run with status 3" 3 "$(cat "$tmp/oops.status")"
@@ -156,18 +201,6 @@ t_no_leftovers "no QEMU is left after the forged verdicts" "$tmp/forge-console"
 # killer or a CI timeout would) once the guest is up: the run says so and
 # fails, in a graded run and in an interactive one, and is not taken for
 # the lab's timeout.
-# start_up NAME LAB MODE: start the lab in the background (its pid in
-# $bpid) and return once its guest is up.
-start_up() {
-	env WB_LABS="$fixtures" WB_RUN_DIR="$tmp/$1" \
-		"$WB_ROOT/vm/lab.sh" "$2" "$3" >"$tmp/$1.out" 2>&1 </dev/null &
-	bpid=$!
-	n=0
-	until grep -q WB-READY "$tmp/$1/console.log" 2>/dev/null || [ $n -ge 900 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-}
 boot_killed() {
 	name=$1
 	rc=0

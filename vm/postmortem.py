@@ -66,9 +66,11 @@ def show_stack(trace):
 info = said("dump.info")
 lab = said("lab")
 variant = said("variant")
-print("Dump of lab %s (%s), taken at the %s"
-      % (lab[0] if lab else "?", variant[0] if variant else "?",
-         info[0] if info else "?"))
+why = info[0] if info else "?"
+print("%s of lab %s (%s)%s"
+      % ("Snapshot" if why == "snapshot" else "Dump",
+         lab[0] if lab else "?", variant[0] if variant else "?",
+         ", its guest still running" if why == "snapshot" else ", taken at the " + why))
 
 # The kernel log from the start of its last report (a panic, an oops, a
 # hang), or its last 20 lines.

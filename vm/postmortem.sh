@@ -10,24 +10,42 @@
 #
 # BATCH=1 prints the first page (drgn), or crash's log and backtrace,
 # and exits: what the tests run. Without LAB, the newest dump of any lab.
+#
+# make drgn [LAB=name] [TOOL=...] (vm/postmortem.sh --live LAB): the same
+# on a snapshot of the lab's running VM (wb_snapshot), which goes on.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+live=0
+if [ "${1:-}" = --live ]; then
+	live=1
+	shift
+fi
 lab=${1:-}
 tool=${TOOL:-drgn}
-if [ -n "$lab" ]; then
+if [ "$live" = 1 ]; then
+	. "$(dirname "$0")/qemu.sh"
+	[ -n "$lab" ] || lab=$(wb_lab_names | head -n 1)
 	wb_lab_require "$lab"
-	where=$WB_DUMPS/$lab
+	rundir=$(wb_live_rundir "$lab")
+	wb_say "a snapshot of the VM of $rundir: the guest pauses while it is written"
+	dir=$(wb_snapshot "$rundir" "$lab")
 else
-	where=$WB_DUMPS
+	if [ -n "$lab" ]; then
+		wb_lab_require "$lab"
+		where=$WB_DUMPS/$lab
+	else
+		where=$WB_DUMPS
+	fi
+	# shellcheck disable=SC2012
+	dump=$(ls -dt "$where"/*/vmcore "$where"/*/*/vmcore 2>/dev/null | head -n 1)
+	if [ -z "$dump" ]; then
+		wb_die "no dump${lab:+ of lab $lab} in $where: a dump is taken when the guest panics, hangs or reaches the lab's time limit (make drgn takes one of a running VM)"
+	fi
+	dir=$(dirname "$dump")
 fi
-# shellcheck disable=SC2012
-dump=$(ls -dt "$where"/*/vmcore "$where"/*/*/vmcore 2>/dev/null | head -n 1)
-if [ -z "$dump" ]; then
-	wb_die "no dump${lab:+ of lab $lab} in $where: a dump is taken when the guest panics, hangs or reaches the lab's time limit"
-fi
-dir=$(dirname "$dump")
-wb_say "dump: $dir ($(cat "$dir/lab" 2>/dev/null || echo ?), at the $(cut -d' ' -f1 "$dir/dump.info" 2>/dev/null || echo ?))"
+read -r why took kb <"$dir/dump.info" || :
+wb_say "dump: $dir ($(cat "$dir/lab" 2>/dev/null || echo ?), at the ${why:-?}, $((${kb:-0} / 1024)) MiB, taken in ${took:-?} s)"
 
 # The lab's modules, as built for that run, and the tree's modules it had.
 set --

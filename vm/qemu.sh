@@ -201,6 +201,11 @@ wb_rundir_kernel() {
 	rm -rf "$1/modules"
 	if [ -d "$WB_KMODROOT/lib/modules" ]; then
 		cp -a "$WB_KMODROOT/lib/modules" "$1/modules"
+		# drgn in the guest looks for the running kernel's debug
+		# information in /lib/modules/RELEASE/vmlinux: the same link.
+		for d in "$1"/modules/*/; do
+			[ ! -d "$d" ] || ln "$1/vmlinux" "${d}vmlinux" 2>/dev/null || :
+		done
 	fi
 }
 
@@ -715,6 +720,54 @@ wb_dump() {
 	fallocate --dig-holes "$rundir/dump.d/vmcore" 2>/dev/null || :
 	printf '%s %s %s\n' "$2" $(($(date +%s) - t0)) \
 		"$(du -k "$rundir/dump.d/vmcore" 2>/dev/null | cut -f1)" >"$rundir/dump.info"
+}
+
+# wb_snapshot RUNDIR LAB: the memory of a guest that goes on running,
+# for make drgn: the same dump as wb_dump's, without the quit. QEMU
+# pauses the guest while it writes, then lets it go on (or stays
+# stopped, if gdb held it); "info status" after the dump answers once it
+# is written. The snapshot is kept as a dump is (wb_dump_keep), and its
+# folder printed.
+wb_snapshot() {
+	local rundir t0 build
+	rundir=$1
+	if [ ! -p "$rundir/dump.in" ] || [ ! -p "$rundir/dump.out" ]; then
+		wb_die "the VM of $rundir has no dump monitor (started before this workbook had one?): stop it and start it again"
+	fi
+	rm -f "$rundir/dump.d/vmcore" "$rundir/dump.kept"
+	t0=$(date +%s)
+	# shellcheck disable=SC2016
+	timeout 5 sh -c 'printf "dump-guest-memory -p %s\ninfo status\n" "$2" >"$1"' sh \
+		"$rundir/dump.in" "$rundir/dump.d/vmcore" || wb_die "the VM's dump monitor does not answer"
+	# shellcheck disable=SC2016
+	timeout "${WB_DUMP_LIMIT:-120}" sh -c 'while IFS= read -r l; do
+		case $l in *"VM status"*) exit 0 ;; esac
+	done <"$1"' sh "$rundir/dump.out" || wb_die "the snapshot did not end within ${WB_DUMP_LIMIT:-120} s"
+	[ -s "$rundir/dump.d/vmcore" ] || wb_die "QEMU wrote no snapshot (its error, if any: $rundir/qemu.err)"
+	fallocate --dig-holes "$rundir/dump.d/vmcore" 2>/dev/null || :
+	printf 'snapshot %s %s\n' $(($(date +%s) - t0)) \
+		"$(du -k "$rundir/dump.d/vmcore" | cut -f1)" >"$rundir/dump.info"
+	build=$(cat "$rundir/build" 2>/dev/null || :)
+	wb_dump_keep "$rundir" "$2" "$build"
+	cat "$rundir/dump.kept"
+}
+
+# wb_live_rundir LAB: the run folder of the newest running VM of LAB,
+# or a stop that says how to start one (make gdb, make drgn). Every run
+# folder under $WB_CACHE/run says which lab it boots (RUNDIR/lab).
+wb_live_rundir() {
+	local d pid live
+	live=
+	for d in "$WB_CACHE"/run/*; do
+		[ "$(cat "$d/lab" 2>/dev/null)" = "$1" ] || continue
+		pid=$(cat "$d/qemu.pid" 2>/dev/null || :)
+		if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ -S "$d/gdb.sock" ]; then
+			live="$live $d/qemu.pid"
+		fi
+	done
+	[ -n "$live" ] || wb_die "no VM of lab $1 is running; start one in another terminal with: make lab LAB=$1"
+	# shellcheck disable=SC2086,SC2012
+	dirname "$(ls -t $live | head -n 1)"
 }
 
 # What QEMU itself said (RUNDIR/qemu.err), indented, on stderr.
