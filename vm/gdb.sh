@@ -20,6 +20,6 @@ symbols=$(cat "$rundir/build" 2>/dev/null || echo "$WB_LABWORK/$lab")
 IFS='
 '
 # shellcheck disable=SC2046
-set -- $(wb_gdb_args "$rundir") -ex "lx-symbols $symbols $rundir/modules" "$@"
+set -- $(wb_gdb_args "$rundir") -ex "python wb_symbol_folders = '$symbols $rundir/modules'" -ex wb-symbols "$@"
 unset IFS
 exec gdb "$@"

@@ -95,6 +95,27 @@ A stop that wb-continue went past as a repeat is not counted."""
         print("hits: " + ", ".join(counts))
 
 
+# wb-symbols: lx-symbols (the tree's gdb helpers) on the folders of this
+# run's modules: those make gdb names (wb_symbol_folders, which vm/gdb.sh
+# sets), or else the folder of the vmlinux gdb read, the run folder.
+# lx-symbols with no argument would look in gdb's current folder only.
+wb_symbol_folders = None
+
+
+class WbSymbols(gdb.Command):
+    """Read the symbols of the modules loaded in the guest, from the run's folders.
+Usage: wb-symbols"""
+
+    def __init__(self):
+        super().__init__("wb-symbols", gdb.COMMAND_FILES)
+
+    def invoke(self, arg, from_tty):
+        import os
+        where = wb_symbol_folders or os.path.dirname(gdb.current_progspace().filename)
+        gdb.execute("lx-symbols " + where)
+
+
 gdb.events.stop.connect(wb_on_stop)
 WbHits()
+WbSymbols()
 end
