@@ -54,6 +54,18 @@ for lab in $(wb_lab_names); do
 		[ -f "$WB_SOLUTIONS/$lab/solution.rst" ] || missing="$missing solutions/$lab/solution.rst"
 		what="lab $lab has a manifest, steps, checker, gdb script and worked solution"
 	fi
+	# A lab's page has the gdb commands to type: a "Debugging" section
+	# that names make gdb and how to replay the lab's lab.gdb.
+	if ! wb_lab_is_tour "$lab"; then
+		dbg=$(awk '/^[-=~^]+$/ && prev != "" { sec = prev; prev = ""; next }
+			sec == "Debugging" { print }
+			{ prev = $0 }' "$d/README.rst" 2>/dev/null | tr -s '\n ' '  ')
+		case $dbg in
+		*"make gdb"*"lab.gdb"* | *"lab.gdb"*"make gdb"*) ;;
+		*) missing="$missing README.rst:Debugging" ;;
+		esac
+		what="$what, and a Debugging section"
+	fi
 	if [ -z "$missing" ]; then
 		t_ok "$what"
 	else
