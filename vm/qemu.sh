@@ -708,18 +708,30 @@ wb_dump() {
 	[ "${WB_DUMP:-1}" != 0 ] && [ -p "$rundir/dump.in" ] || return 0
 	touch "$rundir/dump.taking"
 	t0=$(date +%s)
-	# shellcheck disable=SC2016
-	timeout 5 sh -c 'printf "dump-guest-memory -p %s\nquit\n" "$2" >"$1"' sh \
-		"$rundir/dump.in" "$rundir/dump.d/vmcore" || return 0
+	wb_dump_request "$rundir" quit || return 0
 	pid=$(cat "$rundir/qemu.pid" 2>/dev/null || :)
 	n=0
 	while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && [ $n -lt $((${WB_DUMP_LIMIT:-120} * 5)) ]; do
 		sleep 0.2
 		n=$((n + 1))
 	done
-	fallocate --dig-holes "$rundir/dump.d/vmcore" 2>/dev/null || :
-	printf '%s %s %s\n' "$2" $(($(date +%s) - t0)) \
-		"$(du -k "$rundir/dump.d/vmcore" 2>/dev/null | cut -f1)" >"$rundir/dump.info"
+	wb_dump_written "$rundir" "$2" "$t0"
+}
+
+# wb_dump_request RUNDIR THEN: ask the VM's dump monitor for the dump of
+# wb_dump, into RUNDIR/dump.d/vmcore, then for the monitor command THEN.
+wb_dump_request() {
+	# shellcheck disable=SC2016
+	timeout 5 sh -c 'printf "dump-guest-memory -p %s\n%s\n" "$2" "$3" >"$1"' sh \
+		"$1/dump.in" "$1/dump.d/vmcore" "$2"
+}
+
+# wb_dump_written RUNDIR WHY T0: the dump's pages of zeros made holes,
+# and RUNDIR/dump.info: why, the seconds since T0, the KiB it takes.
+wb_dump_written() {
+	fallocate --dig-holes "$1/dump.d/vmcore" 2>/dev/null || :
+	printf '%s %s %s\n' "$2" $(($(date +%s) - $3)) \
+		"$(du -k "$1/dump.d/vmcore" 2>/dev/null | cut -f1)" >"$1/dump.info"
 }
 
 # wb_snapshot RUNDIR LAB: the memory of a guest that goes on running,
@@ -736,17 +748,13 @@ wb_snapshot() {
 	fi
 	rm -f "$rundir/dump.d/vmcore" "$rundir/dump.kept"
 	t0=$(date +%s)
-	# shellcheck disable=SC2016
-	timeout 5 sh -c 'printf "dump-guest-memory -p %s\ninfo status\n" "$2" >"$1"' sh \
-		"$rundir/dump.in" "$rundir/dump.d/vmcore" || wb_die "the VM's dump monitor does not answer"
+	wb_dump_request "$rundir" "info status" || wb_die "the VM's dump monitor does not answer"
 	# shellcheck disable=SC2016
 	timeout "${WB_DUMP_LIMIT:-120}" sh -c 'while IFS= read -r l; do
 		case $l in *"VM status"*) exit 0 ;; esac
 	done <"$1"' sh "$rundir/dump.out" || wb_die "the snapshot did not end within ${WB_DUMP_LIMIT:-120} s"
 	[ -s "$rundir/dump.d/vmcore" ] || wb_die "QEMU wrote no snapshot (its error, if any: $rundir/qemu.err)"
-	fallocate --dig-holes "$rundir/dump.d/vmcore" 2>/dev/null || :
-	printf 'snapshot %s %s\n' $(($(date +%s) - t0)) \
-		"$(du -k "$rundir/dump.d/vmcore" | cut -f1)" >"$rundir/dump.info"
+	wb_dump_written "$rundir" snapshot "$t0"
 	build=$(cat "$rundir/build" 2>/dev/null || :)
 	wb_dump_keep "$rundir" "$2" "$build"
 	cat "$rundir/dump.kept"

@@ -81,12 +81,18 @@ wb_ktap_count() {
 	wb_ktap count "$1" | cut -d' ' -f"$f"
 }
 
+# wb_detector_names: the name of each detector's result, one a line, in
+# the order of vm/detectors.tab.
+wb_detector_names() {
+	awk -F '\t' '!/^#/ && NF >= 3 { print $3 }' "$WB_ROOT/vm/detectors.tab"
+}
+
 # wb_detectors_whole FILE: nothing if FILE, the detectors' results (their
 # "ok - NAME" lines), has one result per detector of vm/detectors.tab, in
 # its order; otherwise what it has instead.
 wb_detectors_whole() {
 	local want got n m
-	want=$(awk -F '\t' '!/^#/ && NF >= 3 { print $3 }' "$WB_ROOT/vm/detectors.tab")
+	want=$(wb_detector_names)
 	got=$(sed -n 's/^\(not \)\{0,1\}ok - //p' "$1" 2>/dev/null)
 	[ "$want" != "$got" ] || return 0
 	n=$(printf '%s' "$got" | grep -c '^') m=$(printf '%s\n' "$want" | grep -c '^')
