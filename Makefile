@@ -8,6 +8,8 @@
 #                                 guest that panicked, hung or timed out
 #   make drgn [LAB=name] [TOOL=drgn|crash]  the same on a snapshot of that
 #                                 lab's running VM, which goes on
+#                                 (SCRIPT=labs/name/lab.drgn: run that
+#                                 script on it instead)
 #   make check [LAB=name]         every test, or one lab (solution passes,
 #                                 skeleton fails; in a student repository:
 #                                 the skeleton builds, boots and fails)

@@ -53,6 +53,26 @@ t_nonzero() {
 	fi
 }
 
+# t_expects DESCRIPTION SCRIPT LOG: every "# expect:" line of SCRIPT (a
+# lab's lab.gdb or lab.drgn), an extended regular expression, matches a
+# line of LOG, what the script printed; a script without one, or an
+# empty LOG, fails.
+t_expects() {
+	t_missing=$(sed -n 's/^# expect: //p' "$2" | while read -r t_re; do
+		tr -d '\r' <"$3" 2>/dev/null | grep -Eq -- "$t_re" || echo "$t_re"
+	done)
+	if ! grep -q '^# expect: ' "$2"; then
+		t_fail "$1" "$2 has no \"# expect:\" line"
+	elif [ -z "$t_missing" ] && [ -s "$3" ]; then
+		t_ok "$1"
+	else
+		t_fail "$1"
+		printf '%s\n' "$t_missing" | sed 's/^/# missing: /'
+		echo "# printed (last 20 lines of $3):"
+		tail -n 20 "$3" 2>/dev/null | sed 's/^/#   /'
+	fi
+}
+
 # t_no_leftovers DESCRIPTION RUNDIR: no process a run started outlives
 # it. What a boot may leave running is vm/lib.sh's list, WB_PIDFILES,
 # each as RUNDIR/NAME.pid, so that a new one is checked here too.

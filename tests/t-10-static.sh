@@ -72,6 +72,25 @@ for lab in $(wb_lab_names); do
 		t_fail "$what" "missing:$missing"
 	fi
 
+	# A lab's drgn script: Python that compiles, with expectations that
+	# an unrelated output does not meet, read at one wb_drgn_point of
+	# the steps, and shown on the lab's page.
+	if [ -f "$d/lab.drgn" ]; then
+		bad=
+		python3 -c 'import sys; compile(open(sys.argv[1]).read(), sys.argv[1], "exec")' "$d/lab.drgn" \
+			2>"$tmp/drgn.err" || bad="$bad compile:$(tail -n 1 "$tmp/drgn.err")"
+		[ "$(grep -c '^[[:space:]]*wb_drgn_point' "$d/run.sh")" = 1 ] || bad="$bad run.sh:wb_drgn_point"
+		echo "an output that is not the lab's" >"$tmp/drgn.log"
+		t_expects "-" "$d/lab.drgn" "$tmp/drgn.log" | grep -q '^not ok' || bad="$bad expect"
+		grep -q "SCRIPT=labs/$lab/lab.drgn" "$d/README.rst" || bad="$bad README.rst:SCRIPT"
+		if [ -z "$bad" ]; then
+			t_ok "lab $lab: its lab.drgn compiles, has expectations, one drgn point, and its page shows it"
+		else
+			t_fail "lab $lab: its lab.drgn compiles, has expectations, one drgn point, and its page shows it" \
+				"wrong:$bad"
+		fi
+	fi
+
 	tracked=$(wb_lab_own_files "$lab" | while read -r path _k; do
 		git -C "$WB_ROOT" ls-files --error-unmatch "labs/$lab/$path" >/dev/null 2>&1 && echo "$path"
 	done)

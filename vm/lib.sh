@@ -54,6 +54,19 @@ wb_die() {
 	exit 1
 }
 
+# wb_drgn_files VMLINUX DIR...: drgn's -s arguments, one per line: the
+# vmlinux a kernel booted, then every module (.ko) under the folders DIR
+# (the lab's own as built, the tree's that the kernel had); the folders
+# that do not exist are left out.
+wb_drgn_files() {
+	local d
+	printf -- '-s\n%s\n' "$1"
+	shift
+	for d in "$@"; do
+		[ ! -d "$d" ] || find "$d" -name '*.ko' -printf '-s\n%p\n'
+	done
+}
+
 # The cache must exist and be writable before anything is put there; say
 # which folder and how to pick another one rather than failing later with
 # a tar or make error.

@@ -9,7 +9,9 @@
 #   crash   crash, with the lab's modules' symbols loaded
 #
 # BATCH=1 prints the first page (drgn), or crash's log and backtrace,
-# and exits: what the tests run. Without LAB, the newest dump of any lab.
+# and exits: what the tests run. SCRIPT=FILE runs that drgn script (a
+# lab's lab.drgn) on the dump instead of the first page and the prompt.
+# Without LAB, the newest dump of any lab.
 #
 # make drgn [LAB=name] [TOOL=...] (vm/postmortem.sh --live LAB): the same
 # on a snapshot of the lab's running VM (wb_snapshot), which goes on.
@@ -47,18 +49,24 @@ fi
 read -r why took kb <"$dir/dump.info" || :
 wb_say "dump: $dir ($(cat "$dir/lab" 2>/dev/null || echo ?), at the ${why:-?}, $((${kb:-0} / 1024)) MiB, taken in ${took:-?} s)"
 
-# The lab's modules, as built for that run, and the tree's modules it had.
-set --
-for ko in "$dir"/ko/*.ko; do
-	[ ! -f "$ko" ] || set -- "$@" -s "$ko"
-done
+# The kernel, the lab's modules as built for that run, and the tree's
+# modules it had.
+IFS='
+'
+# shellcheck disable=SC2046
+set -- $(wb_drgn_files "$dir/vmlinux" "$dir/ko" "$dir/modules")
+unset IFS
 
 case $tool in
 drgn)
 	wb_need_cmds drgn:python3-drgn
-	drgn -q -c "$dir/vmcore" -s "$dir/vmlinux" "$@" "$WB_ROOT/vm/postmortem.py" "$dir"
+	if [ -n "${SCRIPT:-}" ]; then
+		[ -f "$SCRIPT" ] || wb_die "SCRIPT=$SCRIPT: no such file (a drgn script, such as labs/$lab/lab.drgn)"
+		exec drgn -q -c "$dir/vmcore" "$@" "$SCRIPT"
+	fi
+	drgn -q -c "$dir/vmcore" "$@" "$WB_ROOT/vm/postmortem.py" "$dir"
 	[ "${BATCH:-0}" = 1 ] && exit 0
-	exec drgn -q -c "$dir/vmcore" -s "$dir/vmlinux" "$@"
+	exec drgn -q -c "$dir/vmcore" "$@"
 	;;
 crash)
 	wb_need_cmds crash:crash

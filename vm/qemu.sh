@@ -52,7 +52,7 @@ wb_qemu_args() {
 		-display none -no-reboot \
 		-sandbox "on,obsolete=deny,elevateprivileges=$elevate,spawn=deny,resourcecontrol=deny" \
 		-kernel "$rundir/$WB_BOOT_IMAGE" -initrd "$WB_INITRAMFS" \
-		-append "console=ttyS0 nokaslr panic=-1 ${WB_OOPS-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows $dets ${WB_CMDLINE:-}" \
+		-append "console=ttyS0 nokaslr panic=-1 ${WB_OOPS-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows $dets ${WB_DRGN_SCRIPT:+wb.drgn=1} ${WB_CMDLINE:-}" \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" \
 		-pidfile "$rundir/qemu.pid"
 	# What the guest sees of the host, and nothing else: its root folder
@@ -493,9 +493,18 @@ wb_boot() {
 	wb_boot_watchdog "$rundir" "$build" "$mode" "$limit" &
 	wdog=$!
 	wb_media_start "$rundir" "$build"
+	dsvc=
+	if [ -n "${WB_DRGN_SCRIPT:-}" ]; then
+		wb_drgn_service "$rundir" "$build" &
+		dsvc=$!
+		echo "$dsvc" >"$rundir/drgn.pid"
+	fi
 	rc=0
 	wait "$qpid" || rc=$?
 	wb_media_stop
+	# The drgn script may still be reading its snapshot (bounded by
+	# WB_DUMP_LIMIT); the service ends by itself once QEMU is gone.
+	[ -z "$dsvc" ] || wait "$dsvc" 2>/dev/null || :
 	# A dump the watchdog is taking ends with QEMU: the watchdog then
 	# writes what it took.
 	[ ! -f "$rundir/dump.taking" ] || wait "$wdog" 2>/dev/null || :
@@ -718,12 +727,23 @@ wb_dump() {
 	wb_dump_written "$rundir" "$2" "$t0"
 }
 
-# wb_dump_request RUNDIR THEN: ask the VM's dump monitor for the dump of
-# wb_dump, into RUNDIR/dump.d/vmcore, then for the monitor command THEN.
+# wb_dump_request RUNDIR THEN [FILE]: ask the VM's dump monitor for the
+# dump of wb_dump, into FILE (RUNDIR/dump.d/vmcore), then for the
+# monitor command THEN.
 wb_dump_request() {
 	# shellcheck disable=SC2016
 	timeout 5 sh -c 'printf "dump-guest-memory -p %s\n%s\n" "$2" "$3" >"$1"' sh \
-		"$1/dump.in" "$1/dump.d/vmcore" "$2"
+		"$1/dump.in" "${3:-$1/dump.d/vmcore}" "$2"
+}
+
+# wb_dump_answered RUNDIR: wait for the answer to the "info status" that
+# followed a dump request, which comes once the dump is written; at most
+# WB_DUMP_LIMIT seconds (120). False when none came.
+wb_dump_answered() {
+	# shellcheck disable=SC2016
+	timeout "${WB_DUMP_LIMIT:-120}" sh -c 'while IFS= read -r l; do
+		case $l in *"VM status"*) exit 0 ;; esac
+	done <"$1"' sh "$1/dump.out"
 }
 
 # wb_dump_written RUNDIR WHY T0: the dump's pages of zeros made holes,
@@ -749,15 +769,65 @@ wb_snapshot() {
 	rm -f "$rundir/dump.d/vmcore" "$rundir/dump.kept"
 	t0=$(date +%s)
 	wb_dump_request "$rundir" "info status" || wb_die "the VM's dump monitor does not answer"
-	# shellcheck disable=SC2016
-	timeout "${WB_DUMP_LIMIT:-120}" sh -c 'while IFS= read -r l; do
-		case $l in *"VM status"*) exit 0 ;; esac
-	done <"$1"' sh "$rundir/dump.out" || wb_die "the snapshot did not end within ${WB_DUMP_LIMIT:-120} s"
+	wb_dump_answered "$rundir" || wb_die "the snapshot did not end within ${WB_DUMP_LIMIT:-120} s"
 	[ -s "$rundir/dump.d/vmcore" ] || wb_die "QEMU wrote no snapshot (its error, if any: $rundir/qemu.err)"
 	wb_dump_written "$rundir" snapshot "$t0"
 	build=$(cat "$rundir/build" 2>/dev/null || :)
 	wb_dump_keep "$rundir" "$2" "$build"
 	cat "$rundir/dump.kept"
+}
+
+# wb_drgn_service RUNDIR BUILD: beside a VM booted with a drgn script
+# (WB_DRGN_SCRIPT: make check's run of a lab that has a lab.drgn). When
+# the lab's steps reach wb_drgn_point (vm/guest/lib.sh), the guest asks
+# in BUILD/out/drgn.request and waits; this takes a snapshot of its
+# memory (as wb_snapshot does: the guest pauses while QEMU writes it),
+# lets the guest go on (BUILD/out/drgn.done), and runs the script on the
+# snapshot with the vmlinux and modules that booted, into RUNDIR/drgn.log
+# (RUNDIR/drgn.info: the seconds the snapshot and drgn took). The
+# snapshot is deleted then. One snapshot per boot; the service ends
+# after it, or with QEMU.
+wb_drgn_service() {
+	local rundir build req t0 t1 rc
+	rundir=$1 build=$2
+	req=$build/out/drgn.request
+	rm -f "$req" "$build/out/drgn.done" "$rundir/drgn.log" "$rundir/drgn.info"
+	while [ ! -f "$req" ]; do
+		! wb_qemu_ended "$rundir" || return 0
+		sleep 0.2
+	done
+	mkdir -p "$rundir/drgn.d"
+	t0=$(date +%s)
+	rc=0
+	{ wb_dump_request "$rundir" "info status" "$rundir/drgn.d/vmcore" && wb_dump_answered "$rundir"; } || rc=$?
+	echo taken >"$build/out/drgn.done"
+	t1=$(date +%s)
+	if [ "$rc" != 0 ] || [ ! -s "$rundir/drgn.d/vmcore" ]; then
+		echo "wb_drgn_service: QEMU wrote no snapshot (status $rc)" >"$rundir/drgn.log"
+	else
+		IFS='
+'
+		# shellcheck disable=SC2046
+		set -- $(wb_drgn_files "$rundir/vmlinux" "$rundir/modules" "$build"/.mod-*)
+		unset IFS
+		# drgn is this shell's child, its pid in a file of the run
+		# folder, so that wb_kill_rundir stops it with the VM; it has
+		# WB_DUMP_LIMIT seconds.
+		drgn -q -c "$rundir/drgn.d/vmcore" "$@" "$WB_DRGN_SCRIPT" \
+			>"$rundir/drgn.log" 2>&1 </dev/null &
+		echo $! >"$rundir/drgnrun.pid"
+		n=0
+		while kill -0 $! 2>/dev/null && [ $n -lt $((${WB_DUMP_LIMIT:-120} * 5)) ]; do
+			sleep 0.2
+			n=$((n + 1))
+		done
+		kill -KILL $! 2>/dev/null || :
+		rc=0
+		wait $! || rc=$?
+		[ "$rc" = 0 ] || echo "wb_drgn_service: drgn ended with status $rc" >>"$rundir/drgn.log"
+	fi
+	echo "$((t1 - t0)) $(($(date +%s) - t1))" >"$rundir/drgn.info"
+	rm -rf "$rundir/drgn.d"
 }
 
 # wb_live_rundir LAB: the run folder of the newest running VM of LAB,

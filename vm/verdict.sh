@@ -63,14 +63,18 @@ wb_status_checked() {
 #   ktap.broken    why the report is not whole (absent when it is)
 #   steps.status   the guided steps' exit status; steps.txt their output
 #   gdb.log        gdb's output, with WB_GDB_SCRIPT
+#   drgn.log, drgn.info   the drgn script's output, with WB_DRGN_SCRIPT,
+#                  and the seconds its snapshot and its run took
 #   noboot, timed-out, over-budget   markers of the watchdog and timeout
-#   qemu.pid, gdb.pid, timeout.pid, media.pid   what wb_kill_rundir stops
+#   qemu.pid, gdb.pid, timeout.pid, media.pid, drgn.pid, drgnrun.pid
+#                  what wb_kill_rundir stops
 #   control.{in,out}, monitor.{in,out}, gdb.sock   QEMU's FIFOs and socket
 #   vmlinux, modules/   the kernel the VM booted, while it runs
 # What a boot may leave running, by pid file in its run folder: QEMU,
-# the timeout(1) around it, gdb, and the service that changes a CD
-# drive's media (wb_media_service).
-WB_PIDFILES="qemu gdb timeout media"
+# the timeout(1) around it, gdb, the service that changes a CD drive's
+# media (wb_media_service), and the one that runs a drgn script
+# (wb_drgn_service) with its drgn.
+WB_PIDFILES="qemu gdb timeout media drgn drgnrun"
 
 # ---- the KTAP reader ----------------------------------------------------
 

@@ -15,6 +15,8 @@ wb_run insmod /build/taintmod.ko flag=6 || :
 wb_run cat /proc/sys/kernel/tainted
 wb_run cat /proc/tainted || :
 wb_run cat /sys/module/taintmod/taint || :
+# make check's drgn script (lab.drgn) reads the kernel here.
+wb_drgn_point
 
 echo "== 4. Decode the mask in userspace and compare"
 wb_run /build/taintdecode || :

@@ -70,3 +70,21 @@ wb_media() {
 	echo "wb_media: no answer from the harness (is DEVICES := cdrom in lab.mk?)" >&2
 	return 1
 }
+
+# wb_drgn_point: the moment of the guided steps that the lab's lab.drgn
+# reads. In make check's run of a lab with a lab.drgn (wb.drgn=1 on the
+# kernel command line), the harness takes a snapshot of the guest's
+# memory here, the guest paused while QEMU writes it, and runs the
+# script on it (wb_drgn_service, vm/qemu.sh); this waits for the
+# snapshot, at most 120 s. Anywhere else it returns at once: in a shell,
+# take the snapshot yourself with make drgn LAB=... on the host.
+wb_drgn_point() {
+	[ "$(wb_param wb.drgn)" = 1 ] && [ -d /build/out ] || return 0
+	: >/build/out/drgn.request
+	i=0
+	while [ ! -f /build/out/drgn.done ] && [ $i -lt 1200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -f /build/out/drgn.done ] || echo "wb_drgn_point: no snapshot within 120 s" >&2
+}
