@@ -32,6 +32,8 @@ wb_run ip link set dev swp1 up
 show swp1
 wb_run ip link set dev swp2 up
 wb_run ip link set dev swp1 down
+# make check's drgn script (lab.drgn) reads the kernel here.
+wb_drgn_point
 echo "# swp2 is still up: the module stays in high power"
 wb_run ethtool --show-module swp2
 wb_run ip link set dev swp2 down
