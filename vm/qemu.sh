@@ -785,8 +785,9 @@ wb_snapshot() {
 # lets the guest go on (BUILD/out/drgn.done), and runs the script on the
 # snapshot with the vmlinux and modules that booted, into RUNDIR/drgn.log
 # (RUNDIR/drgn.info: the seconds the snapshot and drgn took). The
-# snapshot is deleted then. One snapshot per boot; the service ends
-# after it, or with QEMU.
+# snapshot is deleted then, unless drgn failed (RUNDIR/drgn.d: vmcore and
+# vmlinux, for the script's author). One snapshot per
+# boot; the service ends after it, or with QEMU.
 wb_drgn_service() {
 	local rundir build req t0 t1 rc
 	rundir=$1 build=$2
@@ -824,10 +825,14 @@ wb_drgn_service() {
 		kill -KILL $! 2>/dev/null || :
 		rc=0
 		wait $! || rc=$?
-		[ "$rc" = 0 ] || echo "wb_drgn_service: drgn ended with status $rc" >>"$rundir/drgn.log"
+		if [ "$rc" != 0 ]; then
+			ln "$rundir/vmlinux" "$rundir/drgn.d/vmlinux" 2>/dev/null || :
+			echo "wb_drgn_service: drgn ended with status $rc; the snapshot is kept for the script's author:" \
+				"drgn -c $rundir/drgn.d/vmcore -s $rundir/drgn.d/vmlinux" >>"$rundir/drgn.log"
+		fi
 	fi
 	echo "$((t1 - t0)) $(($(date +%s) - t1))" >"$rundir/drgn.info"
-	rm -rf "$rundir/drgn.d"
+	[ "$rc" != 0 ] || rm -rf "$rundir/drgn.d"
 }
 
 # wb_live_rundir LAB: the run folder of the newest running VM of LAB,

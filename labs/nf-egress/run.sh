@@ -59,6 +59,8 @@ show B nft list chain netdev order in
 echo "# tc could not see the mark nft set later:"
 show B tc -s actions get action gact index 3
 show B cat /proc/net/netfilter/nf_netdev_hooks
+# make check's drgn script (lab.drgn) reads the kernel here.
+wb_drgn_point
 
 echo "== 5. A tc redirect skips netfilter egress; nft fwd does not"
 show A nft delete table netdev order
