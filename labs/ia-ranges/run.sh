@@ -28,6 +28,8 @@ echo "== 4. Four ranges on a disk with 4096-byte blocks: sysfs still counts 512-
 disk_load cpr_ranges=4 sector_size=4096
 wb_run cat "/sys/block/$DISK/queue/logical_block_size"
 wb_run /build/iaranges "$DISK"
+# make check's drgn script (lab.drgn) reads the kernel here.
+wb_drgn_point
 
 echo "== 5. One range is the whole disk: sd does not publish it"
 disk_load cpr_ranges=1
