@@ -6,7 +6,7 @@ set -u
 . /wb/lib.sh
 . /lab/tour.sh
 
-ktap_plan 11
+ktap_plan 12
 
 demo_expect "the drive answers CDROM_TIMED_MEDIA_CHANGE (it can report media changes)" \
 	"$(/build/cdwatch timed "$CD" 0 2>&1)" '^last [0-9]+ changed 1$' 'not implemented'
@@ -31,6 +31,11 @@ demo_expect "CDROM_TIMED_MEDIA_CHANGE: asked with the change's own time, nothing
 	"$(/build/cdwatch timed "$CD" "$t1" 2>&1)" '^last [0-9]+ changed 0$' 'changed 1$'
 demo_expect "the change is stamped on the monotonic clock, within 2 s after the disc went in" \
 	"$((t1 - before))" '^1?[0-9]{1,3}$' '^-[0-9]+$'
+# The functions of the graph, in the order they were entered, each
+# repeat of one in a row counted once.
+called=$(cd_graph 0 | grep -v '^#' | grep -oE '[A-Za-z0-9_]+\(\)' | tr -d '()' | uniq | tr '\n' ' ')
+demo_expect "ftrace's graph: the timed ioctl (inlined in cdrom_ioctl) asks the driver through cdrom_ioctl_media_changed(), then copies in and out" \
+	"$called" '^cdrom_ioctl cdrom_ioctl_media_changed sr_check_events __might_fault $' 'cdrom_ioctl_timed_media_change'
 
 erofs_images
 demo_expect "mkfs.erofs --blobdev: the metadata image is one block, the 256 KiB of data are on the blob" \

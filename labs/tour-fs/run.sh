@@ -50,3 +50,6 @@ wb_run cmp "$W/src/big" "$W/mnt/big"
 wb_run cat "$W/mnt/small"
 wb_run umount "$W/mnt"
 losetup -d "$meta" "$blob"
+
+echo "== 5. The timed ioctl in the kernel: ftrace's function graph, through trace-cmd"
+cd_graph 0
