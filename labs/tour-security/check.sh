@@ -7,7 +7,7 @@ set -u
 . /wb/lib.sh
 . /lab/tour.sh
 
-ktap_plan 15
+ktap_plan 16
 
 # ---- openat2() and io_uring audit records ----
 tour_dirs
@@ -32,6 +32,9 @@ demo_expect "openat() has no RESOLVE_BENEATH: ../escape is created outside the d
 out=$(/build/auditnl uring /etc/passwd 2>&1)
 demo_expect "IORING_OP_OPENAT in an io-wq worker: a URINGOP record, uring_op=18, success" \
 	"$out" '^  1336 URINGOP uring_op=18 success=yes exit=[0-9]+ ' '^  1336 URINGOP uring_op=18 success=no|^events: 0$'
+counts=$(uring_counts | awk '$2 ~ /^io_uring:io_uring_/ { sub(/^io_uring:io_uring_/, "", $2); printf "%s=%s ", $2, $1 }')
+demo_expect "perf at io_uring's tracepoints: one ring, one submission, sent to io-wq, one completion" \
+	"$counts" '^create=1 submit_sqe=1 queue_async_work=1 complete=1 $' 'queue_async_work=0'
 
 # ---- IMA rules on a file's group ----
 ima_rules

@@ -22,6 +22,8 @@ wb_run /build/auditnl openat "$W/dir"
 echo "== 2. io_uring: an operation audited on its own"
 echo "# IORING_OP_OPENAT sent to an io-wq worker (IOSQE_ASYNC); the rule is on the io_uring filter"
 wb_run /build/auditnl uring /etc/passwd
+echo "# the same request seen by perf, counted at io_uring's tracepoints"
+uring_counts
 
 echo "== 3. IMA: rules on a file's group"
 securityfs_up

@@ -13,6 +13,14 @@ MEASURED=$SFS/ima/ascii_runtime_measurements
 RULE_EQ='measure func=FILE_CHECK mask=MAY_READ fgroup=2001'
 RULE_GT='measure func=FILE_CHECK mask=MAY_READ fgroup>5000'
 
+# uring_counts: auditnl's io_uring request again, counted by perf at four
+# of io_uring's tracepoints on every CPU (-a: the request runs in an
+# io-wq worker thread, not in the program); perf's line for each. The
+# command is shown as typed.
+uring_counts() {
+	wb_typed "perf stat -a -e io_uring:io_uring_create,io_uring:io_uring_submit_sqe,io_uring:io_uring_queue_async_work,io_uring:io_uring_complete /build/auditnl uring /etc/passwd 2>&1 >/dev/null | grep io_uring:"
+}
+
 tour_dirs() {
 	mkdir -p "$W/dir" "$W/ima"
 }
