@@ -99,12 +99,30 @@ wait "$bpid" 2>/dev/null
 rm -rf "$snap"
 
 # drgn in the guest, on the running kernel (/proc/kcore), finds the
-# booted vmlinux's debug information by itself.
-env WB_LABS="$fixtures" WB_RUN_DIR="$tmp/drgnlive" \
-	WB_CMD='python3 -c "import drgn; p = drgn.program_from_kernel(); print(\"drgn live:\", p[\"init_uts_ns\"].name.release.string_().decode(), p[\"init_task\"].comm.string_().decode())"' \
+# booted vmlinux's debug information by itself. The same boot then
+# reaches a drgn point with a drgn script attached (a lab's lab.drgn in
+# make check): the host takes the snapshot, the guest goes on, the
+# script reads the snapshot, and, since this one fails, the snapshot is
+# kept for its author.
+printf '%s\n' 'print("drgn point:", prog["init_uts_ns"].name.release.string_().decode())' \
+	'raise SystemExit(3)' >"$tmp/fails.drgn"
+env WB_LABS="$fixtures" WB_RUN_DIR="$tmp/drgnlive" WB_DRGN_SCRIPT="$tmp/fails.drgn" \
+	WB_CMD='python3 -c "import drgn; p = drgn.program_from_kernel(); print(\"drgn live:\", p[\"init_uts_ns\"].name.release.string_().decode(), p[\"init_task\"].comm.string_().decode())"; . /wb/lib.sh; wb_drgn_point; echo "past the drgn point"' \
 	"$WB_ROOT/vm/lab.sh" detectors cmd >"$tmp/drgnlive.out" 2>&1 </dev/null || :
 t_grep "drgn in the guest reads the running kernel with the booted vmlinux" \
 	'drgn live: 6\.1\.[0-9]+ swapper/0' "$tmp/drgnlive/console.log"
+t_grep "at a drgn point, the host's drgn reads a snapshot of the guest with the booted vmlinux" \
+	'^drgn point: 6\.1\.[0-9]+$' "$tmp/drgnlive/drgn.log"
+t_grep "the guest goes on past the drgn point once the snapshot is taken" \
+	'past the drgn point' "$tmp/drgnlive/console.log"
+t_grep "a drgn script that fails says so, and keeps its snapshot" \
+	'drgn ended with status 3; the snapshot is kept' "$tmp/drgnlive/drgn.log"
+if [ -s "$tmp/drgnlive/drgn.d/vmcore" ] && [ -f "$tmp/drgnlive/drgn.d/vmlinux" ]; then
+	t_ok "the kept snapshot has its vmlinux beside it"
+else
+	t_fail "the kept snapshot has its vmlinux beside it" "$(ls -la "$tmp/drgnlive/drgn.d" 2>&1)"
+fi
+t_no_leftovers "no QEMU, drgn service or drgn is left after a drgn point" "$tmp/drgnlive"
 
 boot oops crash-oops
 t_status "an oops in a module ends the run with status 3" 3 "$(cat "$tmp/oops.status")"
