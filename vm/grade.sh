@@ -296,6 +296,9 @@ for lab in $labs; do
 		wb_die "$lab is a tour of its chapter, with nothing for a student to hand in: it is not graded"
 done
 wb_need_cache
+# No debugger reads a graded guest, whatever the grader's shell exported:
+# a gdb or drgn script would parse memory that the student's code shapes.
+unset WB_GDB_SCRIPT WB_DRGN_SCRIPT WB_PAUSED
 wb_not_exported "$SUBMISSIONS" SUBMISSIONS
 export SUBMISSIONS OUT WB_ROOT WB_FILE_LIMIT WB_FEEDBACK_LIMIT
 WB_JAIL_DISK=${WB_JAIL_DISK-536870912}
