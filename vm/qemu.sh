@@ -786,13 +786,14 @@ wb_snapshot() {
 # snapshot with the vmlinux and modules that booted, into RUNDIR/drgn.log
 # (RUNDIR/drgn.info: the seconds the snapshot and drgn took). The
 # snapshot is deleted then, unless drgn failed (RUNDIR/drgn.d: vmcore and
-# vmlinux, for the script's author). One snapshot per
-# boot; the service ends after it, or with QEMU.
+# vmlinux, for the script's author). One snapshot per boot; the service
+# ends after it, or with QEMU.
 wb_drgn_service() {
-	local rundir build req t0 t1 rc
+	local rundir build req t0 t1 rc n
 	rundir=$1 build=$2
 	req=$build/out/drgn.request
 	rm -f "$req" "$build/out/drgn.done" "$rundir/drgn.log" "$rundir/drgn.info"
+	rm -rf "$rundir/drgn.d"
 	while [ ! -f "$req" ]; do
 		! wb_qemu_ended "$rundir" || return 0
 		sleep 0.2
