@@ -16,10 +16,9 @@ wb_need_cmds gdb:gdb
 
 rundir=$(wb_live_rundir "$lab")
 wb_say "attaching to $rundir/gdb.sock (VM of $rundir)"
-symbols=$(cat "$rundir/build" 2>/dev/null || echo "$WB_LABWORK/$lab")
 IFS='
 '
 # shellcheck disable=SC2046
-set -- $(wb_gdb_args "$rundir") -ex "python wb_symbol_folders = '$symbols $rundir/modules'" -ex wb-symbols "$@"
+set -- $(wb_gdb_args "$rundir") -ex wb-symbols "$@"
 unset IFS
 exec gdb "$@"

@@ -80,7 +80,13 @@ REPORT = re.compile(r"Kernel panic - not syncing|BUG: |Oops:|INFO: task |"
                     r"rcu: INFO|unregister_netdevice: waiting")
 starts = [i for i, line in enumerate(log) if REPORT.search(line)]
 first = starts[-1] if starts else max(len(log) - 20, 0)
-for line in log[first:first + 60]:
+# A panic that an oops became (panic_on_oops: "Fatal exception") is
+# shown with that oops, from the first report line of the 60 before it.
+if starts and "Fatal exception" in log[first]:
+    near = [s for s in starts if first - 60 <= s < first]
+    if near:
+        first = near[0]
+for line in log[first:first + 80]:
     print(line)
 
 # The task that panicked: the one running on panic_cpu. drgn 0.0.22

@@ -226,6 +226,7 @@ wb_gdb_args() {
 		-ex "add-auto-load-safe-path $WB_KBUILD" \
 		-ex "file $1/vmlinux" -ex "source $WB_KBUILD/vmlinux-gdb.py" \
 		-ex "source $WB_ROOT/vm/workbook.gdb" \
+		-ex "python wb_symbol_folders = '$(cat "$1/build" 2>/dev/null) $1/modules'" \
 		-ex "target remote $1/gdb.sock"
 }
 
@@ -378,17 +379,26 @@ wb_media_stop() {
 # manifest (EXPECT_OOPS, an extended regular expression, passed here as
 # WB_EXPECT_OOPS, read from the environment so that awk leaves its
 # backslashes alone): a report whose first line matches it is skipped up
-# to its end marker; any other crash still counts.
+# to its end marker; any other crash still counts. An expected report
+# that the kernel then made fatal (panic_on_oops, set in the guest: the
+# debugging lab does so to keep a dump of it) is that panic's cause: it
+# is shown before the panic.
 wb_crash_text() {
-	tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //' | awk -v detected="$WB_DETECTED" -v hangs="$WB_HANGS" '
+	# The terminal's escape sequences that an interactive shell leaves on
+	# a console line go, then the kernel's time stamps.
+	tr -d '\r' <"$1" | sed 's/\x1b\[[?0-9;]*[A-Za-z]//g; s/^\[ *[0-9.]*\] //' |
+		awk -v detected="$WB_DETECTED" -v hangs="$WB_HANGS" '
 		BEGIN { expect = ENVIRON["WB_EXPECT_OOPS"] }
 		skip && /---\[ end trace / { skip = 0; next }
-		skip { next }
+		skip { if (held < 40) line[++held] = $0; next }
+		!n && held && /Kernel panic - not syncing: Fatal exception/ {
+			for (i = 1; i <= held; i++) print "    " line[i]
+		}
 		# The session relays the reports of the detectors as KTAP
 		# diagnostics ("# BUG: KFENCE: ..."): no kernel line starts so.
 		!n && ($0 ~ detected || $0 ~ hangs || /^# /) { next }
 		/Kernel panic - not syncing|Oops:|BUG: |general protection fault|kernel BUG at/ && !n {
-			if (expect != "" && $0 ~ expect) { skip = 1; next }
+			if (expect != "" && $0 ~ expect) { skip = 1; held = 1; line[1] = $0; next }
 			n = 1
 		}
 		n && n <= 40 { print "    " $0; n++ }'

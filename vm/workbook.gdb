@@ -96,8 +96,10 @@ A stop that wb-continue went past as a repeat is not counted."""
 
 
 # wb-symbols: lx-symbols (the tree's gdb helpers) on the folders of this
-# run's modules: those make gdb names (wb_symbol_folders, which vm/gdb.sh
-# sets), or else the folder of the vmlinux gdb read, the run folder.
+# run's modules: the lab's build folder and the tree's modules of the run
+# (wb_symbol_folders, which wb_gdb_args in vm/qemu.sh sets for make gdb
+# and for make check's lab.gdb), or else the folder of the vmlinux gdb
+# read, the run folder.
 # lx-symbols with no argument would look in gdb's current folder only.
 wb_symbol_folders = None
 
