@@ -23,6 +23,8 @@ wb_run /build/waitv timeout 4 50
 echo "# the tree's selftest, unmodified (tools/testing/selftests/futex/functional/futex_waitv.c)"
 wb_run /build/futex_waitv
 echo "# status $?"
+echo "# how long each call slept, timed in the kernel by bpftrace: one stale call, four deadlines"
+futex_hist
 
 echo "== 2. Clusters: what this emulated PC has to offer the scheduler"
 echo "# two vCPUs; which CPUs share a core, an L2 cluster, a package:"

@@ -8,6 +8,15 @@ T=/sys/kernel/tracing
 SYSCTL=kernel.unprivileged_bpf_disabled
 mkdir -p "$W"
 
+# futex_hist: the futex_waitv() calls of waits.sh timed by bpftrace, from
+# the system call's entry to its return, into a histogram of milliseconds
+# (power-of-two buckets). bpftrace runs the script once its probes are
+# attached (-c), and prints the histogram when the script ends. The
+# command is shown as typed.
+futex_hist() {
+	wb_typed "bpftrace -c '/bin/sh /lab/waits.sh' -e 'kprobe:__x64_sys_futex_waitv { @start[tid] = nsecs; } kretprobe:__x64_sys_futex_waitv /@start[tid]/ { @ms = hist((nsecs - @start[tid]) / 1000000); delete(@start[tid]); }'"
+}
+
 # Two users of this guest only: tracer (uid 4201, group tracing, 4201)
 # and outsider (uid 4202, group outsider, 4202). The guest's /etc is the
 # host's, read-only, so adduser cannot write to it: copies of passwd and
