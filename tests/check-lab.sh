@@ -101,13 +101,10 @@ sdir=$WB_CACHE/run/check-$lab-$first.$$
 run_pid=
 trap 'kill $run_pid 2>/dev/null || :; wait $run_pid || :; exit 130' INT TERM
 if [ -n "$first" ]; then
-	if [ "$drgn" = 1 ]; then
-		echo "# $lab: $who, with $ldir/lab.gdb attached and $ldir/lab.drgn at its drgn point"
-		WB_DRGN_SCRIPT=$ldir/lab.drgn WB_GDB_SCRIPT=$ldir/lab.gdb run_variant "$first"
-	else
-		echo "# $lab: $who, with $ldir/lab.gdb attached"
-		WB_GDB_SCRIPT=$ldir/lab.gdb run_variant "$first"
-	fi
+	dscript=
+	[ "$drgn" = 0 ] || dscript=$ldir/lab.drgn
+	echo "# $lab: $who, with $ldir/lab.gdb attached${dscript:+ and $dscript at its drgn point}"
+	WB_DRGN_SCRIPT=$dscript WB_GDB_SCRIPT=$ldir/lab.gdb run_variant "$first"
 fi
 if [ -n "$second" ]; then
 	echo "# $lab: $what"

@@ -4,12 +4,6 @@
 
 H=/proc/hunt
 
-# hunt_load: a fresh hunt.ko, the one an earlier run left unloaded first.
-hunt_load() {
-	rmmod hunt 2>/dev/null
-	insmod /build/hunt.ko
-}
-
 # hunt_graph NAME: "del NAME" under ftrace's function graph, from
 # hunt_write() down, with the module's functions and kfree() traced (-l)
 # and nothing else; trace-cmd starts the tracer, the kernel's trace
