@@ -636,9 +636,11 @@ build_kernel() {
 # modules alone, or the whole kernel.
 
 wb_need_cache
-wb_need_cmds make:make gcc:gcc flex:flex bison:bison bc:bc perl:perl \
-	ccache:ccache pahole:dwarves lz4:lz4 patch:patch xz:xz-utils dpkg-query:dpkg \
-	flock:util-linux
+# The tree alone (--tree: make book, make lab-patch) needs what extracts
+# and patches it; a build needs the compilers too.
+wb_need_cmds patch:patch xz:xz-utils dpkg-query:dpkg flock:util-linux
+[ "$TREE_ONLY" = 1 ] || wb_need_cmds make:make gcc:gcc flex:flex bison:bison bc:bc \
+	perl:perl ccache:ccache pahole:dwarves lz4:lz4
 # The tree's lock (held already when vm/lab.sh runs this script: the
 # lock's descriptor is inherited, see wb_klock).
 wb_klock
