@@ -4,7 +4,7 @@
 # Writes _build/bench/bench.json and prints a table.
 #
 #   BENCH_RUNS=n     runs per figure (default 5; rebuilds use at most 3)
-#   BENCH_COLD=0     skip the cold kernel build (about 10 minutes)
+#   BENCH_COLD=0     skip the cold kernel build (706 s on a fresh 2-core machine)
 #   BENCH_PIPELINE=0 skip the pipeline figures, run only the labs' benchmarks
 #   BENCH_LABS="a b" run only these labs' benchmarks (none: no lab)
 #   BENCH_GRADE=0    skip the grading figures (BENCH_GRADE_LABS: which labs)
@@ -55,7 +55,7 @@ if [ "${BENCH_PIPELINE:-1}" = 1 ]; then
 	WB_LABS=$tmp/labs WB_QUIET=1 "$WB_ROOT/vm/lab.sh" "$lab" run >/dev/null 2>&1 </dev/null || :
 
 	if [ "${BENCH_COLD:-1}" = 1 ]; then
-		wb_step "cold kernel build: fresh tree, empty ccache (one run, about 10 minutes)"
+		wb_step "cold kernel build: fresh tree, empty ccache (one run, about 12 minutes on 2 cores)"
 		t=$(now)
 		WB_CACHE=$tmp/cold CCACHE_DIR=$tmp/cold/ccache "$WB_ROOT/vm/kernel.sh" >"$tmp/cold.log" 2>&1 ||
 			wb_die "the cold build failed: $(tail -n 20 "$tmp/cold.log")"
