@@ -46,10 +46,27 @@ calls=0*) calls="$calls; bpftrace said: $(printf '%s\n' "$raw" | grep -v '^#' | 
 esac
 demo_expect "bpftrace times 5 futex_waitv() calls: each of the four with deadlines of 48 to 384 ms lands in its deadline's bucket or above" \
 	"$calls" '^calls=5 from32=[45] from64=[3-5] from128=[2-5] from256=[1-5]$' 'from256=0'
-out=$(/build/futex_waitv 2>&1)
-st=$?
+# The tree's selftest, up to three runs. Its two wake cases race: the
+# main thread sleeps 10 ms (WAKE_WAIT_US) and wakes the last futex, and
+# if the waiter thread has not reached futex_waitv() by then, the wake
+# finds nobody (fail) and the waiter times out a second later (a second
+# fail). Under TCG on a loaded host that happened in one run of ten. A
+# kernel that breaks a case fails it in every run; a lost race is said.
+try=1 lost=
+while :; do
+	out=$(/build/futex_waitv 2>&1)
+	st=$?
+	totals="$(printf '%s\n' "$out" | grep '^# Totals:') status=$st"
+	case $totals in
+	*' pass:7 fail:0 '*' status=0') break ;;
+	esac
+	lost="$lost run $try: $(printf '%s\n' "$out" | grep -E '^not ok|returned' | head -n 3 | tr '\n' ' ')"
+	[ "$try" -lt 3 ] || break
+	try=$((try + 1))
+done
+[ -z "$lost" ] || echo "# futex_waitv selftest, the runs that failed:$lost"
 demo_expect "selftests/futex/functional/futex_waitv: 7 of 7 pass, status 0" \
-	"$(printf '%s\n' "$out" | grep '^# Totals:') status=$st" \
+	"$totals" \
 	'^# Totals: pass:7 fail:0 xfail:0 xpass:0 skip:0 error:0 status=0$' 'fail:[1-9]|status=[1-9]'
 
 # ---- clusters: what the emulated PC lacks ----
