@@ -293,21 +293,19 @@ fi
 # Every figure of the book says in words what it shows: each graphviz,
 # figure, image and data-plot directive has an :alt: option among the
 # lines before its first blank line (its options, captions included).
-figures=0 noalt=
-for f in $(cd "$WB_ROOT" && find index.rst chapters docs labs solutions \
-	-name '*.rst' -not -path '*/_build/*' 2>/dev/null | sort); do
-	out=$(awk '
-		function close_fig() { if (fig) { n++; if (!alt) printf "%s:%d\n", FILENAME, at }; fig = 0 }
-		fig && /^[[:space:]]*$/ { close_fig(); next }
-		fig && $1 == ":alt:" { alt = 1 }
-		fig { next }
-		/^[[:space:]]*\.\. (graphviz|figure|image|data-plot)::/ { fig = 1; alt = 0; at = FNR }
-		END { close_fig(); print "figures", n + 0 }' "$WB_ROOT/$f")
-	figures=$((figures + $(printf '%s\n' "$out" | sed -n 's/^figures //p')))
-	noalt="$noalt $(printf '%s\n' "$out" | grep -v '^figures ' | sed "s#^$WB_ROOT/##")"
-done
-# shellcheck disable=SC2086 # one word per figure without its text
-set -- $noalt
+# shellcheck disable=SC2016 # the $ are awk's
+out=$(cd "$WB_ROOT" && find index.rst chapters docs labs solutions -name '*.rst' \
+	-not -path '*/_build/*' 2>/dev/null | sort | xargs awk '
+	function close_fig() { if (fig) { n++; if (!alt) print at }; fig = 0 }
+	FNR == 1 { close_fig() }
+	fig && /^[[:space:]]*$/ { close_fig(); next }
+	fig && $1 == ":alt:" { alt = 1 }
+	fig { next }
+	/^[[:space:]]*\.\. (graphviz|figure|image|data-plot)::/ { fig = 1; alt = 0; at = FILENAME ":" FNR }
+	END { close_fig(); print "figures", n + 0 }')
+figures=$(printf '%s\n' "$out" | sed -n 's/^figures //p')
+# shellcheck disable=SC2046 # one word per figure without its text
+set -- $(printf '%s\n' "$out" | grep -v '^figures ')
 if [ "$figures" -gt 0 ] && [ $# = 0 ]; then
 	t_ok "every one of the book's $figures figures has alt text"
 else
