@@ -60,9 +60,14 @@ all: help
 help:
 	@sed -n 's/^#   //p' Makefile
 
-# Installs the Debian packages that are missing (as root), or says which.
+# Installs the Debian packages that are missing (as root), or says which:
+# every lab's, and those of vm/packages' "## for LAB" groups that the
+# target needs (SETUP, set per target below; make start needs none).
 setup:
-	@vm/setup.sh
+	@vm/setup.sh $(SETUP)
+
+lab: SETUP = $(LAB)
+check soak: SETUP = $(if $(LAB),$(LAB),--all)
 
 kernel: setup
 	@vm/kernel.sh

@@ -53,6 +53,9 @@ manifest timeout 'TIMEOUT := soon'
 t_check "a TIMEOUT that is not a number is an error" timeout 'TIMEOUT is a number of seconds'
 manifest host 'HOSTBUILD := build.sh'
 t_check "a HOSTBUILD the lab folder lacks is an error" host 'HOSTBUILD names build.sh'
+manifest guests 'GUESTS := guests.sh'
+: >"$tmp/labs/guests/guests.sh"
+t_check "GUESTS in a lab that is not a tour is an error" guests 'lab.mk:6: GUESTS is for a tour'
 manifest line 'TITLE = ok' 'this is not a setting'
 t_check "a line that is no setting is an error" line 'lab.mk:7: not a line of the form KEY := value'
 mkdir -p "$tmp/labs/notitle"

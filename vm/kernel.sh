@@ -10,14 +10,16 @@
 #                              files are the tree's own
 #   vm/kernel.sh --tree        only the tree and the saved copies the
 #                              labs' patches apply to, no build
+#   vm/kernel.sh --pristine    the same, and no lab's file left in the
+#                              tree (what vm/xkernel.sh builds from)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 TREE_ONLY=0
-if [ "${1:-}" = --tree ]; then
-	TREE_ONLY=1
-	shift
-fi
+case ${1:-} in
+--tree) TREE_ONLY=1 && shift ;;
+--pristine) TREE_ONLY=2 && shift ;;
+esac
 LAB=${1:-}
 VARIANT=${2:-student}
 TARBALL=${WB_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
@@ -328,7 +330,7 @@ kmake() {
 # merge_config.sh, when the fragments or the series changed; every
 # option a fragment asks for must be in the final .config.
 configure() {
-	local cfg_want sym val got
+	local cfg_want
 	# shellcheck disable=SC2086
 	cfg_want=$( (cat $fragments; cat "$series") | sha256sum | cut -c1-32)
 	if [ ! -f "$WB_KBUILD/.config" ] || [ "$(cat "$WB_KSTATE/config" 2>/dev/null)" != "$cfg_want" ]; then
@@ -340,16 +342,8 @@ configure() {
 			"$WB_KBUILD/.config" $fragments >"$WB_KSTATE/merge.log" 2>&1 ||
 			{ cat "$WB_KSTATE/merge.log" >&2; wb_die "merge_config.sh failed"; }
 		kmake -s olddefconfig >>"$WB_KSTATE/merge.log" 2>&1
-		# Every option a fragment asks for must be in the final .config.
 		# shellcheck disable=SC2086
-		sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \2/p' \
-			-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1 n/p' $fragments |
-			while read -r sym val; do
-				got=$(sed -n "s/^$sym=//p" "$WB_KBUILD/.config")
-				[ "$val" = n ] && [ -z "$got" ] && continue
-				[ "$got" = "$val" ] && continue
-				printf '  %s: requested %s, got %s\n' "$sym" "$val" "${got:-n}"
-			done >"$WB_KSTATE/config.missing"
+		wb_config_missing "$WB_KBUILD/.config" $fragments >"$WB_KSTATE/config.missing"
 		if [ -s "$WB_KSTATE/config.missing" ]; then
 			wb_say "error: these options did not stick (a dependency is missing or they are misspelled):"
 			cat "$WB_KSTATE/config.missing" >&2
@@ -639,7 +633,7 @@ wb_need_cache
 # The tree alone (--tree: make book, make lab-patch) needs what extracts
 # and patches it; a build needs the compilers too.
 wb_need_cmds patch:patch xz:xz-utils dpkg-query:dpkg flock:util-linux
-[ "$TREE_ONLY" = 1 ] || wb_need_cmds make:make gcc:gcc flex:flex bison:bison bc:bc \
+[ "$TREE_ONLY" != 0 ] || wb_need_cmds make:make gcc:gcc flex:flex bison:bison bc:bc \
 	perl:perl ccache:ccache pahole:dwarves lz4:lz4
 # The tree's lock (held already when vm/lab.sh runs this script: the
 # lock's descriptor is inherited, see wb_klock).
@@ -661,6 +655,10 @@ prepare_tree
 save_bases
 [ "$TREE_ONLY" = 1 ] && exit 0
 plan_overlay
+if [ "$TREE_ONLY" = 2 ]; then
+	put_overlay
+	exit 0
+fi
 kernel_key
 if up_to_date; then
 	wb_say "kernel is up to date ($WB_KBUILD${LAB:+, lab $LAB $VARIANT}, nothing to do)"

@@ -32,7 +32,10 @@ if [ -z "$mode" ]; then
 fi
 variant=${VARIANT:-student}
 wb_need_cache
-wb_need_cmds qemu-system-x86_64:qemu-system-x86 gdb:gdb
+# A tour whose guests are of other architectures (GUESTS in lab.mk)
+# builds and boots them with its own script instead of the workbook VM.
+guests=$(wb_manifest "$lab" GUESTS)
+[ -n "$guests" ] || wb_need_cmds qemu-system-x86_64:qemu-system-x86 gdb:gdb
 case " $(wb_manifest "$lab" FILES) " in
 *:bpf\ *) wb_need_cmds clang:clang bpftool:bpftool ;;
 esac
@@ -56,10 +59,12 @@ trap 'wb_kill_rundir "$rundir"; exit 130' INT TERM
 # rebuild never changes them under a running lab. Exit status 6: the lab
 # could not be built. The lab's own modules and host-built parts are
 # built against the tree too: the lock is held until they are done.
-wb_klock
-"$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit "$WB_EXIT_BUILD_ERROR"
-"$WB_ROOT/vm/initramfs.sh" || exit "$WB_EXIT_BUILD_ERROR"
-wb_rundir_kernel "$rundir"
+if [ -z "$guests" ]; then
+	wb_klock
+	"$WB_ROOT/vm/kernel.sh" "$lab" "$variant" || exit "$WB_EXIT_BUILD_ERROR"
+	"$WB_ROOT/vm/initramfs.sh" || exit "$WB_EXIT_BUILD_ERROR"
+	wb_rundir_kernel "$rundir"
+fi
 
 # ---- the lab's modules and programs -----------------------------------
 
@@ -216,14 +221,19 @@ if wb_lab_is_tour "$lab"; then
 	WB_CMDLINE="${WB_CMDLINE:+$WB_CMDLINE }wb.tour=1"
 	export WB_CMDLINE
 fi
-accel=$(wb_accel)
 rc=0
-wb_boot "$accel" "$mode" "$lab" "$build" "$rundir" "${timeout:-120}" || rc=$?
+if [ -n "$guests" ]; then
+	WB_ROOT=$WB_ROOT sh "$(wb_lab_dir "$lab")/$guests" "$mode" "$rundir" "${timeout:-120}" || rc=$?
+else
+	accel=$(wb_accel)
+	wb_boot "$accel" "$mode" "$lab" "$build" "$rundir" "${timeout:-120}" || rc=$?
+fi
 if [ "$mode" != shell ]; then
 	# What the guided steps printed, as a reader sees it on the console:
-	# the transcripts of the book are copied from here.
+	# the transcripts of the book are copied from here (a tour with
+	# GUESTS has a run of steps in each guest).
 	[ -f "$rundir/console.log" ] && tr -d '\r' <"$rundir/console.log" |
-		sed -n '/^WB-STEPS-BEGIN$/,/^WB-STEPS-END /p' | sed '1d;$d' >"$rundir/steps.txt"
+		sed -n '/^WB-STEPS-BEGIN$/,/^WB-STEPS-END /{/^WB-STEPS-/!p;}' >"$rundir/steps.txt"
 	# wb_verdict wrote the checker's report from the verdict channel.
 	[ -f "$rundir/ktap" ] || : >"$rundir/ktap"
 	steps=$(cat "$rundir/steps.status" 2>/dev/null || :)

@@ -95,6 +95,40 @@ wb_not_exported() {
 	esac
 }
 
+# wb_cross ARCH: the prefix of Debian's cross compiler for the kernel's
+# architecture ARCH (aarch64-linux-gnu- for arm64...), after checking
+# that it is installed; an architecture without one stops the script.
+wb_cross() {
+	local t
+	case $1 in
+	arm64) t=aarch64-linux-gnu ;;
+	mips) t=mipsel-linux-gnu ;;
+	parisc) t=hppa-linux-gnu ;;
+	riscv) t=riscv64-linux-gnu ;;
+	*) wb_die "no cross compiler known for the architecture '$1' (arm64, mips, parisc, riscv)" ;;
+	esac
+	wb_need_cmds "$t-gcc:gcc-$t" >&2
+	echo "$t-"
+}
+
+# wb_config_missing CONFIG FRAGMENT...: every option a config fragment
+# asks for that the .config CONFIG does not have (a dependency is
+# missing, or the name is misspelled), one per line: "  SYM: requested
+# VALUE, got VALUE". Nothing when every option stuck.
+wb_config_missing() {
+	local cfg sym val got
+	cfg=$1
+	shift
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \2/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set/\1 n/p' "$@" |
+		while read -r sym val; do
+			got=$(sed -n "s/^$sym=//p" "$cfg")
+			[ "$val" = n ] && [ -z "$got" ] && continue
+			[ "$got" = "$val" ] && continue
+			printf '  %s: requested %s, got %s\n' "$sym" "$val" "${got:-n}"
+		done
+}
+
 # wb_stats: "MEDIAN MIN MAX COUNT" of the numbers on stdin, one per line.
 wb_stats() {
 	sort -n | awk '
@@ -169,13 +203,13 @@ wb_lab_require() {
 
 # The keys a lab.mk may set, and what each must hold (docs/authoring.rst
 # describes them).
-WB_MANIFEST_KEYS="CHAPTER TITLE TIMEOUT FILES KIND DEVICES EXPECT_OOPS DETECTOR_POINTS HOSTBUILD LDLIBS KTOOL_CFLAGS KTOOL_INCLUDES"
+WB_MANIFEST_KEYS="CHAPTER TITLE TIMEOUT FILES KIND DEVICES EXPECT_OOPS DETECTOR_POINTS HOSTBUILD GUESTS LDLIBS KTOOL_CFLAGS KTOOL_INCLUDES"
 
 # wb_lab_check DIR: the lab.mk of the lab folder DIR, read once and
 # checked whole: every line a comment, blank or "KEY := value" of a
 # known key, no key twice, CHAPTER, TITLE, TIMEOUT and FILES present,
 # and each value of the form its key needs (FILES as path:kind, TIMEOUT
-# a number, KIND tour, DEVICES cdrom, HOSTBUILD a file of the
+# a number, KIND tour, DEVICES cdrom, HOSTBUILD and GUESTS a file of the
 # lab). Prints each error as FILE:LINE: what, and fails if there is one.
 wb_lab_check() {
 	awk -v keys="$WB_MANIFEST_KEYS" -v dir="$1" '
@@ -196,7 +230,9 @@ wb_lab_check() {
 			if (key == "DETECTOR_POINTS" && val !~ /^[0-9]+$/) err("DETECTOR_POINTS is a number of points, not \"" val "\"")
 			if (key == "KIND" && val != "tour") err("KIND is tour (or absent), not \"" val "\"")
 			if (key == "DEVICES" && val !~ /^(cdrom)?$/) err("DEVICES knows cdrom only, not \"" val "\"")
-			if (key == "HOSTBUILD" && (getline l < (dir "/" val)) < 0) err("HOSTBUILD names " val ", which the lab folder does not have")
+			if ((key == "HOSTBUILD" || key == "GUESTS") && (getline l < (dir "/" val)) < 0) err(key " names " val ", which the lab folder does not have")
+			if (key == "GUESTS") guests = FNR
+			if (key == "KIND") kind = val
 			if (key == "FILES") {
 				m = split(val, f, " ")
 				for (i = 1; i <= m; i++)
@@ -208,6 +244,9 @@ wb_lab_check() {
 			split("CHAPTER TITLE TIMEOUT FILES", r, " ")
 			for (i = 1; i <= 4; i++)
 				if (!(r[i] in seen)) { printf "%s: %s is missing\n", FILENAME, r[i]; bad = 1 }
+			# A graded lab is checked in the workbook VM, whose verdict
+			# channel the harness reads; a tour may boot guests of its own.
+			if (guests && kind != "tour") { printf "%s:%d: GUESTS is for a tour (KIND := tour) only\n", FILENAME, guests; bad = 1 }
 			exit bad
 		}' "$1/lab.mk"
 }

@@ -214,17 +214,32 @@ wb_rundir_release() {
 	rm -rf "$1/modules" "$1/vmlinux" "$1/bzImage"
 }
 
-# wb_gdb_args RUNDIR: the gdb arguments, one per line, that load the
-# vmlinux a VM booted with the tree's gdb helpers and connect to its gdb
-# stub. Reading vmlinux's DWARF costs gdb about 10 s of both cores, taken
+# wb_wait_socket PATH: until QEMU has made its gdb stub's socket, at
+# most 5 s.
+wb_wait_socket() {
+	local n
+	n=0
+	while [ ! -S "$1" ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
+# wb_gdb_args RUNDIR [KBUILD]: the gdb arguments, one per line, that load
+# the vmlinux a VM booted with the tree's gdb helpers and connect to its
+# gdb stub. KBUILD is the kernel's build folder: the workbook's x86
+# kernel's, or what RUNDIR/kbuild names (a tour's guest of another
+# architecture, vm/xkernel.sh). Reading vmlinux's DWARF costs gdb about 10 s of both cores, taken
 # from the VM it debugs; gdb's index cache (by build id, in the cache
 # folder) turns that into half a second for a kernel it has read before.
 wb_gdb_args() {
+	local kb
+	kb=${2:-$(cat "$1/kbuild" 2>/dev/null || echo "$WB_KBUILD")}
 	printf '%s\n' -q -nx -ex 'set pagination off' -ex 'set confirm off' \
 		-ex "set index-cache directory $WB_CACHE/gdb-index" \
 		-ex 'set index-cache enabled on' \
-		-ex "add-auto-load-safe-path $WB_KBUILD" \
-		-ex "file $1/vmlinux" -ex "source $WB_KBUILD/vmlinux-gdb.py" \
+		-ex "add-auto-load-safe-path $kb" \
+		-ex "file $1/vmlinux" -ex "source $kb/vmlinux-gdb.py" \
 		-ex "source $WB_ROOT/vm/workbook.gdb" \
 		-ex "python wb_symbol_folders = '$(cat "$1/build" 2>/dev/null) $1/modules'" \
 		-ex "target remote $1/gdb.sock"
@@ -486,11 +501,7 @@ wb_boot() {
 	qpid=$!
 	wb_runas_release "$rundir" "$mode" || :
 	if [ -n "${WB_GDB_SCRIPT:-}" ]; then
-		n=0
-		while [ ! -S "$rundir/gdb.sock" ] && [ $n -lt 50 ]; do
-			sleep 0.1
-			n=$((n + 1))
-		done
+		wb_wait_socket "$rundir/gdb.sock"
 		IFS='
 '
 		# shellcheck disable=SC2046

@@ -1,10 +1,22 @@
 #!/bin/sh
 # Install the Debian packages of vm/packages that are missing. As root it
 # runs apt-get; otherwise it says which command to run.
+#
+#   vm/setup.sh [NAME...|--all]
+#
+# The packages before vm/packages' first "## for NAME" line are every
+# lab's; those after one are only for the lab NAME (tour-arch's cross
+# compilers and emulators), installed when NAME is given (make lab
+# LAB=NAME, make check LAB=NAME) or with --all (make check, make soak),
+# so that make start does not wait for them.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-wanted=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$WB_ROOT/vm/packages")
+wanted=$(awk -v names=" $* " '
+	/^## for / { group = $3; next }
+	{ sub(/#.*/, "") }
+	/^[[:space:]]*$/ { next }
+	group == "" || names ~ " --all " || index(names, " " group " ") { print $1 }' "$WB_ROOT/vm/packages")
 # One dpkg-query for the whole list: a package it does not know is not
 # printed at all, so the missing ones are those absent from its answer.
 # shellcheck disable=SC2086
@@ -24,7 +36,7 @@ fi
 wb_step "installing Debian packages:$missing"
 # What each is for: the comment of its group in vm/packages.
 awk -v want="$missing " '
-	/^#/ { why = $0; sub(/^#[[:space:]]*/, "", why); next }
+	/^#/ { why = $0; sub(/^#+[[:space:]]*/, "", why); next }
 	/^[[:space:]]*$/ { next }
 	{ sub(/[[:space:]]*#.*/, ""); if (index(want, " " $1 " ")) printf "    %-22s %s\n", $1, why }
 ' "$WB_ROOT/vm/packages" >&2

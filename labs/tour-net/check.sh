@@ -11,7 +11,7 @@ ktap_plan 15
 # ---- neighbour eviction on carrier loss ----
 sysctls=$(sysctl -n net.ipv4.conf.all.arp_evict_nocarrier net.ipv4.conf.default.arp_evict_nocarrier \
 	net.ipv6.conf.all.ndisc_evict_nocarrier net.ipv6.conf.default.ndisc_evict_nocarrier | tr '\n' ' ')
-demo_expect "arp_evict_nocarrier and ndisc_evict_nocarrier exist, all and default at 1 (evict, as before 5.16)" \
+ktap_expect "arp_evict_nocarrier and ndisc_evict_nocarrier exist, all and default at 1 (evict, as before 5.16)" \
 	"$sysctls" '^1 1 1 1 $' '^0 0 0 0 $'
 # The test takes 8 s under TCG: its result from run.sh, in this boot, if
 # there is one.
@@ -19,7 +19,7 @@ demo_expect "arp_evict_nocarrier and ndisc_evict_nocarrier exist, all and defaul
 st=$(cat "$W/evict.status")
 # One word per case: "arp=1:ok arp=0:ok all.arp=0:ok nd=1:ok ...".
 cases=$(awk '/^run / { c = $2; next } { printf "%s:%s ", c, $0 }' "$W/evict.out")
-demo_expect "selftests/net/arp_ndisc_evict_nocarrier.sh: its six cases pass, status 0" \
+ktap_expect "selftests/net/arp_ndisc_evict_nocarrier.sh: its six cases pass, status 0" \
 	"$cases status=$st" \
 	'^arp_evict_nocarrier=1:ok arp_evict_nocarrier=0:ok all.arp_evict_nocarrier=0:ok ndisc_evict_nocarrier=1:ok ndisc_evict_nocarrier=0:ok all.ndisc_evict_nocarrier=0:ok  status=0$' \
 	'failed'
@@ -30,26 +30,26 @@ field() {
 	printf '%s\n' "$1" | sed -n "s/^$2: //p"
 }
 out=$(/build/resmem 1048576)
-demo_expect "SO_RESERVE_MEM from the root cgroup: refused with EOPNOTSUPP (the socket has no memory cgroup)" \
+ktap_expect "SO_RESERVE_MEM from the root cgroup: refused with EOPNOTSUPP (the socket has no memory cgroup)" \
 	"$(field "$out" 'setsockopt(SO_RESERVE_MEM, 1048576)')" '^EOPNOTSUPP ' '^0$'
 memcg_setup
 out=$(in_memcg /build/resmem 1048576)
-demo_expect "SO_RESERVE_MEM inside the memory cgroup tour-net: 1 MiB accepted, getsockopt reports it" \
+ktap_expect "SO_RESERVE_MEM inside the memory cgroup tour-net: 1 MiB accepted, getsockopt reports it" \
 	"$(field "$out" cgroup) $(field "$out" 'setsockopt(SO_RESERVE_MEM, 1048576)') $(field "$out" 'getsockopt(SO_RESERVE_MEM)')" \
 	'^/tour-net 0 1048576$' 'EOPNOTSUPP'
-demo_expect "the reserved bytes are the socket's forward allocation (SO_MEMINFO)" \
+ktap_expect "the reserved bytes are the socket's forward allocation (SO_MEMINFO)" \
 	"$(field "$out" 'SO_MEMINFO forward_alloc')" '^1048576$' '^0$'
 before=$(field "$out" 'memory.stat sock before')
-demo_expect "memory.stat of tour-net: \"sock\" grows by the 1048576 reserved bytes while the socket is open" \
+ktap_expect "memory.stat of tour-net: \"sock\" grows by the 1048576 reserved bytes while the socket is open" \
 	"$(($(field "$out" 'memory.stat sock while open') - before))" '^1048576$' '^0$'
-demo_expect "memory.stat of tour-net: \"sock\" is back where it was once the socket is closed" \
+ktap_expect "memory.stat of tour-net: \"sock\" is back where it was once the socket is closed" \
 	"$(($(field "$out" 'memory.stat sock after close') - before))" '^0$' '^1048576$'
 out=$(in_memcg /build/resmem 5000)
-demo_expect "5000 bytes are reserved as two whole pages" \
+ktap_expect "5000 bytes are reserved as two whole pages" \
 	"$(field "$out" 'getsockopt(SO_RESERVE_MEM)')" '^8192$' '^5000$'
 big=$(($(tcp_pressure_bytes) + 4096))
 out=$(in_memcg /build/resmem "$big")
-demo_expect "a reservation past TCP's pressure threshold (tcp_mem[1]) is refused with ENOMEM" \
+ktap_expect "a reservation past TCP's pressure threshold (tcp_mem[1]) is refused with ENOMEM" \
 	"$(field "$out" "setsockopt(SO_RESERVE_MEM, $big)") $(field "$out" 'getsockopt(SO_RESERVE_MEM)')" \
 	'^ENOMEM .* 0$' '^0 '
 echo 4M >"$CGT/memory.max"
@@ -57,20 +57,20 @@ m0=$(sed -n 's/^max //p' "$CGT/memory.events")
 out=$(in_memcg /build/resmem 8388608)
 m1=$(sed -n 's/^max //p' "$CGT/memory.events")
 echo max >"$CGT/memory.max"
-demo_expect "8 MiB in a cgroup with memory.max 4M: refused with ENOMEM, memory.events counts the hit" \
+ktap_expect "8 MiB in a cgroup with memory.max 4M: refused with ENOMEM, memory.events counts the hit" \
 	"$(field "$out" 'setsockopt(SO_RESERVE_MEM, 8388608)') max+$((m1 - m0))" \
 	'^ENOMEM .* max\+[1-9][0-9]*$' '^0 |max\+0$'
 
 # ---- AMT ----
 amt_setup >/dev/null 2>&1
-demo_expect "ip link add type amt: a relay, amtr, on relay_gw (10.0.0.2)" \
+ktap_expect "ip link add type amt: a relay, amtr, on relay_gw (10.0.0.2)" \
 	"$(amt_info amt-relay amtr)" '^amt relay .*local 10\.0\.0\.2 .*dev relay_gw max_tunnels 4' 'unknown|^$'
-demo_expect "ip link add type amt: a gateway, amtg, that will look for a relay at 10.0.0.2" \
+ktap_expect "ip link add type amt: a gateway, amtg, that will look for a relay at 10.0.0.2" \
 	"$(amt_info amt-gw amtg)" '^amt gateway .*local 10\.0\.0\.1 discovery 10\.0\.0\.2 dev gw_relay' 'remote|^$'
 amt_capture
 ip -n amt-gw link set amtg up
 wait_for 50 amt_has_query
-demo_expect "once amtg is up, the gateway has learnt its relay from the advertisement" \
+ktap_expect "once amtg is up, the gateway has learnt its relay from the advertisement" \
 	"$(amt_info amt-gw amtg)" 'local 10\.0\.0\.1 remote 10\.0\.0\.2 discovery' 'local 10\.0\.0\.1 discovery'
 updates=$(amt_count 'update \[IPv4\]')
 $GW /build/mcast recv 239.1.2.3 5000 amtg 5000 >"$W/check-recv.out" 2>&1 &
@@ -80,9 +80,9 @@ wait_for 50 amt_more 'update \[IPv4\]' "$updates"
 ip netns exec amt-relay /build/mcast send 239.1.2.3 5000 amtr "checked through AMT" >/dev/null
 wait "$recv"
 amt_capture_stop
-demo_expect "a datagram sent to 239.1.2.3 on the relay's side reaches the receiver on the gateway's amtg" \
+ktap_expect "a datagram sent to 239.1.2.3 on the relay's side reaches the receiver on the gateway's amtg" \
 	"$(tail -n 1 "$W/check-recv.out")" '^from 172\.17\.0\.1 on amtg: checked through AMT$' '^timeout'
-demo_expect "the messages of RFC 7450, each first seen in protocol order, the data last" \
+ktap_expect "the messages of RFC 7450, each first seen in protocol order, the data last" \
 	"$(amt_first_seen)" \
 	'^gateway>relay:discovery relay>gateway:advertisement gateway>relay:request relay>gateway:query gateway>relay:update relay>gateway:data$' \
 	'^gateway>relay:discovery$'
