@@ -108,7 +108,11 @@ if [ -n "$first" ]; then
 fi
 if [ -n "$second" ]; then
 	echo "# $lab: $what"
-	WB_DETECTORS=0 run_variant "$second"
+	# A tour with guests of its own makes its checks on the host, from
+	# their consoles: its negative run reads those of the first run.
+	from=
+	[ "$second" != negative ] || [ -z "$(wb_manifest "$lab" GUESTS)" ] || from=$sdir
+	WB_GUESTS_FROM=$from WB_DETECTORS=0 run_variant "$second"
 fi
 trap - INT TERM
 

@@ -13,9 +13,13 @@
 # MODE is run (the steps, then the checks) or shell (one guest,
 # WB_GUEST, held at its first instruction until gdb continues it: these
 # guests have no shell). VARIANT=negative swaps every expectation for a
-# wrong one. WB_GUEST=NAME boots that guest only. With WB_GDB_SCRIPT
+# wrong one. WB_GUEST="NAME..." boots those guests only (arm64, mips,
+# riscv; parisc, which is not in the tour yet, only this way). With WB_GDB_SCRIPT
 # (make check's first run), gdb-multiarch runs that script against the
-# Arm guest, which waits for it at its first instruction. The KTAP
+# Arm guest, which waits for it at its first instruction. With
+# WB_GUESTS_FROM=RUNDIR (make check's negative run) nothing is built or
+# booted: the checks read the consoles of that run, which are all they
+# ever read. The KTAP
 # report goes to RUNDIR/ktap, each guest's console to RUNDIR/NAME.log and
 # all of them to RUNDIR/console.log. Exit status: vm/lab.sh's (0 every
 # check passed, 1 one failed, 4 a guest did not end in time, 6 a build
@@ -29,26 +33,32 @@ mode=$1 rundir=$2 limit=$3
 [ "${VARIANT:-solution}" != negative ] || KTAP_NEGATIVE=1
 export KTAP_NEGATIVE
 wb_need_cmds qemu-system-aarch64:qemu-system-arm gdb-multiarch:gdb-multiarch fdtput:device-tree-compiler \
-	qemu-system-mipsel:qemu-system-mips
+	qemu-system-mipsel:qemu-system-mips qemu-system-hppa:qemu-system-misc \
+	qemu-system-riscv64:qemu-system-misc
 work=$WB_CACHE/xkernel/tour-arch
 mkdir -p "$work"
+from=${WB_GUESTS_FROM:-}
+kdir=
 
 # ---- builds -------------------------------------------------------------
 
 # kernel ARCH TARGETS: the guest's kernel (vm/xkernel.sh), from
 # configs/ARCH.config; its build folder in $kdir.
 kernel() {
+	[ -z "$from" ] || return 0
 	kdir=$("$WB_ROOT/vm/xkernel.sh" "tour-arch-$1" "$1" "$2" "$here/configs/$1.config") ||
 		exit "$WB_EXIT_BUILD_ERROR"
 }
 
-# initramfs ARCH PROGRAM... [-- FILE=DEST...]: xinit and the tour's
-# PROGRAMs (C files of the folder, without .c) compiled statically with
-# Debian's cross compiler for ARCH, the steps, and each FILE of the
-# kernel's build folder as DEST, in $work/ARCH.cpio, made by the tree's
-# gen_init_cpio (built with the kernel: device nodes need no root).
+# initramfs ARCH PROGRAM... [-- FILE=DEST|DEV=c:MAJOR:MINOR...]: xinit
+# and the tour's PROGRAMs (C files of the folder, without .c) compiled
+# statically with Debian's cross compiler for ARCH, the steps, each FILE
+# of the kernel's build folder as DEST, and each character device DEV,
+# in $work/ARCH.cpio, made by the tree's gen_init_cpio (built with the
+# kernel: device nodes need no root).
 initramfs() {
 	local arch cross list p progs
+	[ -z "$from" ] || return 0
 	arch=$1 list=$work/$1.list
 	shift
 	cross=$(wb_cross "$arch")
@@ -80,8 +90,15 @@ initramfs() {
 		echo "file /steps/${p##*/} $p 644 0 0" >>"$list"
 	done
 	for p; do
-		echo "dir $(dirname "${p#*=}") 755 0 0"
-		echo "file ${p#*=} $kdir/${p%%=*} 644 0 0"
+		case $p in
+		*=c:*:*)
+			echo "nod ${p%%=*} 666 0 0 c $(echo "${p#*=c:}" | tr ':' ' ')"
+			;;
+		*)
+			echo "dir $(dirname "${p#*=}") 755 0 0"
+			echo "file ${p#*=} $kdir/${p%%=*} 644 0 0"
+			;;
+		esac
 	done >>"$list"
 	"$kdir/usr/gen_init_cpio" "$list" >"$work/$arch.cpio" ||
 		wb_die "gen_init_cpio could not make $work/$arch.cpio"
@@ -93,24 +110,36 @@ initramfs() {
 # $kdir's kernel, at most LIMIT seconds; its console in RUNDIR/NAME.log
 # (and on the terminal unless WB_QUIET=1). QEMU's gdb stub listens on
 # RUNDIR/gdb.sock, as the workbook VM's does, for make gdb; with
-# WB_GDB_SCRIPT or in MODE shell the guest waits for gdb.
+# WB_GDB_SCRIPT or in MODE shell the guest waits for gdb. QEMU's monitor
+# reads RUNDIR/monitor.in; $during, when set, names a function run
+# beside the guest (it may write commands there).
 boot() {
-	local name qemu rc paused gdbpid
+	local name qemu rc paused held gdbpid dpid mcat p
 	name=$1 qemu=$2
 	shift 2
-	rm -f "$rundir/$name.log" "$rundir/gdb.sock" "$rundir/qemu.pid"
+	if [ -n "$from" ]; then
+		cp "$from/$name.log" "$rundir/$name.log" || wb_die "no console of guest $name in $from"
+		tr -d '\r' <"$rundir/$name.log" >>"$rundir/console.log"
+		steps=$(tr -d '\r' <"$rundir/$name.log" | sed -n '/^WB-STEPS-BEGIN$/,/^WB-STEPS-END /p')
+		return 0
+	fi
+	rm -f "$rundir/$name.log" "$rundir/gdb.sock" "$rundir/qemu.pid" "$rundir/monitor.in" "$rundir/monitor.out"
+	mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
 	ln -f "$kdir/vmlinux" "$rundir/vmlinux" 2>/dev/null || cp "$kdir/vmlinux" "$rundir/vmlinux"
 	echo "$kdir" >"$rundir/kbuild"
 	echo gdb-multiarch >"$rundir/gdb"
-	paused=
-	if [ "$mode" = shell ] || { [ -n "${WB_GDB_SCRIPT:-}" ] && [ "$name" = arm64 ]; }; then
-		paused=1
+	paused='' held=''
+	if [ "$mode" = shell ]; then
+		paused=1 held=" (held until gdb continues it: make gdb LAB=tour-arch, then continue)"
+	elif [ -n "${WB_GDB_SCRIPT:-}" ] && [ "$name" = arm64 ]; then
+		paused=1 held=" (gdb-multiarch runs ${WB_GDB_SCRIPT##*/})"
 	fi
-	wb_say "guest $name: $qemu, gdb stub on $rundir/gdb.sock${paused:+ (waiting for gdb: make gdb LAB=tour-arch, then continue)}"
+	wb_say "guest $name: $qemu, gdb stub on $rundir/gdb.sock$held"
 	set -- "$@" -nodefaults -no-user-config -display none -no-reboot \
 		-sandbox on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny \
 		-chardev "stdio,id=con,signal=off,logfile=$rundir/$name.log" -serial chardev:con \
-		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" -pidfile "$rundir/qemu.pid"
+		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" -pidfile "$rundir/qemu.pid" \
+		-chardev "pipe,id=mon,path=$rundir/monitor" -mon chardev=mon,mode=readline
 	[ -z "$paused" ] || set -- "$@" -S
 	gdbpid=
 	if [ "$mode" = shell ]; then
@@ -134,9 +163,22 @@ boot() {
 				>"$rundir/gdb.log" 2>&1 </dev/null &
 			gdbpid=$!
 		fi
+		dpid=
+		if [ -n "${during:-}" ]; then
+			"$during" "$name" </dev/null &
+			dpid=$!
+		fi
+		# What QEMU's monitor says, read so that it never waits on a
+		# full pipe.
+		cat "$rundir/monitor.out" >"$rundir/$name.monitor" &
+		mcat=$!
 		rc=0
 		wait "$qpid" || rc=$?
 		[ -z "$gdbpid" ] || wait "$gdbpid" || :
+		for p in $dpid $mcat; do
+			kill "$p" 2>/dev/null || :
+			wait "$p" 2>/dev/null || :
+		done
 	fi
 	tr -d '\r' <"$rundir/$name.log" >>"$rundir/console.log"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
@@ -196,6 +238,7 @@ domains() {
 # describes no caches at all.
 arm64_dtb() {
 	local c
+	[ -z "$from" ] || return 0
 	qemu-system-aarch64 -M "virt,dumpdtb=$1" -cpu max -m 256 -smp "$2" -display none \
 		>/dev/null 2>&1 || wb_die "qemu-system-aarch64 could not write its device tree"
 	if ! { fdtput -c "$1" /cpus/l2-cache &&
@@ -293,9 +336,9 @@ guest_mips() {
 		"$(printf '%s\n' "$steps" | tail -n 1)" '^WB-STEPS-END 0$' '^$'
 	on=$(test_bpf "$(printf '%s\n' "$steps" | grep 'test_bpf: Summary' | sed -n 1p)")
 	off=$(test_bpf "$(printf '%s\n' "$steps" | grep 'test_bpf: Summary' | sed -n 2p)")
-	expect "mips, JIT on: every test of test_bpf passes, nearly all of them as MIPS code" \
-		"$(echo "$on" | awk '{ printf "failed=%d jited=%d%%", $2, $4 ? int($3 * 100 / $4) : 0 }')" \
-		'^failed=0 jited=(9[0-9]|100)%$' 'jited=0%'
+	expect "mips, JIT on: every test of test_bpf passes, and every program it could compile ran as MIPS code" \
+		"$(echo "$on" | awk '{ printf "passed=%d failed=%d jited=%d/%d", $1, $2, $3, $4 }')" \
+		'^passed=[1-9][0-9]* failed=0 jited=([1-9][0-9]*)/\1$' 'jited=0/'
 	expect "mips, JIT off: the same tests pass in the interpreter, none JIT-compiled" \
 		"$(echo "$on $off" | awk '{ printf "same=%d failed=%d jited=%d", $1 == $5, $6, $7 }')" \
 		'^same=1 failed=0 jited=0$' 'jited=[1-9]'
@@ -307,13 +350,94 @@ guest_mips() {
 		"$(wc -l <"$rundir/mips-jit.txt") $(grep -c 'jr *ra' "$rundir/mips-jit.txt")" '^[1-9][0-9]+ [1-9]' '^[0-9]+ 0$'
 }
 
+# toc_button NAME: when guest NAME's steps reach their pause (the
+# "sleep" line), press the TOC button: QEMU's monitor command nmi.
+toc_button() {
+	local n
+	n=0
+	while ! grep -q '^# sleep ' "$rundir/$1.log" 2>/dev/null; do
+		sleep 0.2
+		n=$((n + 1))
+		[ "$n" -lt $((limit * 5)) ] || return 0
+	done
+	printf 'nmi\n' >"$rundir/monitor.in"
+}
+
+# kunit SUITE LOG: the KTAP results of the KUnit suite SUITE in LOG (the
+# suite's own lines, its subtests one level down), and its summary on the
+# last line: "PASS FAIL SKIP".
+kunit() {
+	tr -d '\r' <"$2" | sed 's/^\[ *[0-9.]*\] //' | awk -v suite="$1" '
+		$0 ~ "^ +# Subtest: " suite "$" { on = 1 }
+		on { print "  " $0 }
+		on && /^    (not )?ok [0-9]+ / {
+			if ($0 ~ / # SKIP/) skip++
+			else if ($1 == "not") fail++
+			else pass++
+		}
+		on && $0 ~ "^(not )?ok [0-9]+ (- )?" suite "$" { on = 0 }
+		END { printf "%d %d %d\n", pass, fail, skip }'
+}
+
+# PA-RISC: QEMU's B160L (PA-RISC 1.1, 32 bits); KFENCE's KUnit suite at
+# boot, then the TOC button.
+PARISC_CHECKS=4
+guest_parisc() {
+	local suite sum
+	kernel parisc vmlinux
+	initramfs parisc
+	during=toc_button
+	boot parisc qemu-system-hppa -m 512 -kernel "$kdir/vmlinux" -initrd "$work/parisc.cpio" \
+		-append "console=ttyS0 loglevel=7 panic=-1 wb.guest=parisc"
+	during=
+	suite=$(kunit kfence "$rundir/parisc.log")
+	sum=$(printf '%s\n' "$suite" | tail -n 1)
+	# The suite's results, as subtests of the one result below.
+	printf '%s\n' "$suite" | sed '$d' >&3
+	expect "parisc: KFENCE's KUnit suite at boot: every test passes (pass fail skip: $sum)" \
+		"$sum" '^[1-9][0-9]* 0 [0-9]+$' '^[0-9]+ 0 [0-9]+$'
+	expect "parisc: a KFENCE report from the suite, with the faulting access and the object's allocation" \
+		"$(tr -d '\r' <"$rundir/parisc.log" | grep -E -c 'BUG: KFENCE: out-of-bounds (read|write)|allocated by task') lines" \
+		'^([2-9]|[1-9][0-9]+) lines$' '^[01] lines$'
+	expect "parisc: KFENCE's counters after the suite: enabled, objects allocated and bugs found" \
+		"$(seen '^(enabled|total allocations|total bugs):' | tr -s ' ')" \
+		'^enabled: 1 total allocations: [1-9][0-9]* .*total bugs: [1-9][0-9]*' 'enabled: 0'
+	expect "parisc: the TOC button (nmi) runs the kernel's TOC handler: its register dump, then a restart before the pause ends" \
+		"$(tr -d '\r' <"$rundir/parisc.log" | sed -n '/^# sleep /,$p' | grep -E -c '^ *(PSW|IAOQ|IASQ|r0[0-7]-)' ) dump lines, end=$(printf '%s\n' "$steps" | grep -c '^WB-STEPS-END')" \
+		'^([3-9]|[1-9][0-9]+) dump lines, end=0$' 'end=1'
+}
+
+# RISC-V: QEMU's virt machine, a hart with the hypervisor extension,
+# Debian's OpenSBI; KVM, and a VM made in the guest.
+RISCV_CHECKS=4
+guest_riscv() {
+	kernel riscv Image
+	# /dev/kvm: the misc device's minor, KVM_MINOR (include/linux/miscdevice.h)
+	initramfs riscv kvm-riscv -- /dev/kvm=c:10:232
+	boot riscv qemu-system-riscv64 -M virt -cpu rv64,h=true -m 512 \
+		-bios /usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin \
+		-kernel "$kdir/arch/riscv/boot/Image" -initrd "$work/riscv.cpio" \
+		-append "console=ttyS0 loglevel=7 panic=-1 wb.guest=riscv"
+	expect "riscv: the kernel boots on OpenSBI and QEMU's virt machine and runs the tour's steps" \
+		"$(printf '%s\n' "$steps" | tail -n 1)" '^WB-STEPS-END 0$' '^$'
+	expect "riscv: the hart has the H extension, and KVM found it at boot" \
+		"$(seen '^isa' | sed 's/.*: *//') / $(seen 'kvm \[1\]: hypervisor extension')" \
+		'^rv64[a-z]*h[a-z_]* / .*hypervisor extension available$' 'not available'
+	expect "riscv: /dev/kvm makes a VM and a vCPU (API version 12)" \
+		"$(seen '^KVM_GET_API_VERSION|^VM:')" '^KVM_GET_API_VERSION 12 VM: 64 KiB at 0x80000000, one vCPU' 'kvm-riscv:'
+	expect "riscv: the VM's three MMIO exits: it writes 42, reads 100, writes their sum 142" \
+		"$(seen '^exit [1-3]:' | sed 's/KVM_EXIT_MMIO, the guest //g')" \
+		'^exit 1: writes 4 bytes at 0x10000000: 42 exit 2: reads 4 bytes at 0x10000004: given 100 exit 3: writes 4 bytes at 0x10000008: 142$' \
+		'writes 4 bytes at 0x10000008: 42$'
+}
+
 # ---- the run ---------------------------------------------------------------
 
-guests=${WB_GUEST:-arm64}
+guests=${WB_GUEST:-arm64 mips riscv}
 for g in $guests; do
 	case $g in
-	arm64 | mips) ;;
-	*) wb_die "tour-arch has no guest '$g' (arm64, mips)" ;;
+	arm64 | mips | parisc | riscv) ;;
+	*) wb_die "tour-arch has no guest '$g' (arm64, mips, parisc, riscv)" ;;
 	esac
 done
 rm -f "$rundir/console.log" "$rundir/boot.txt"
@@ -331,6 +455,8 @@ for g in $guests; do
 	case $g in
 	arm64) plan=$((plan + ARM64_CHECKS)) ;;
 	mips) plan=$((plan + MIPS_CHECKS)) ;;
+	parisc) plan=$((plan + PARISC_CHECKS)) ;;
+	riscv) plan=$((plan + RISCV_CHECKS)) ;;
 	esac
 done
 exec 3>"$rundir/ktap"

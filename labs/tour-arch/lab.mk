@@ -2,7 +2,7 @@
 # RISC-V, each in a guest of its own architecture (GUESTS: guests.sh
 # builds and boots them on the host; there is no x86 VM).
 CHAPTER := 01
-TITLE := Tour: an Arm guest: counter reads without ECV, and the cluster scheduler
+TITLE := Tour: Arm, MIPS and RISC-V guests built from the workbook's tree
 # Each guest's boot, steps and checks (the builds are not counted).
 TIMEOUT := 300
 KIND := tour

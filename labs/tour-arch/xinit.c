@@ -22,6 +22,7 @@
  *   dmesg [| grep WORD]   the kernel's log (the lines holding WORD)
  *   dmesg -C              the kernel's log emptied
  *   sync                  sync(2) (a place for a breakpoint)
+ *   sleep SECONDS         a pause (for something the host does)
  *   anything else         a program of the initramfs, run and waited for
  *
  * Every command is printed first, after "# " as the other tours print
@@ -85,7 +86,8 @@ static int split(char *line)
 			glob(w, flags | GLOB_NOCHECK, NULL, &matches);
 			flags = GLOB_APPEND;
 		} else {
-			glob(w, flags | GLOB_NOCHECK | GLOB_NOESCAPE | GLOB_NOMAGIC, NULL, &matches);
+			glob(w, flags | GLOB_NOCHECK | GLOB_NOESCAPE | GLOB_NOMAGIC, NULL,
+			     &matches);
 			flags = GLOB_APPEND;
 		}
 	}
@@ -122,9 +124,10 @@ static int cat(const char *path, const char *prefix, const char *word)
 /* WORD is one that grep's regular expression matches as plain text. */
 static int plain(const char *word)
 {
-	return word[0] && word[strspn(word, "abcdefghijklmnopqrstuvwxyz"
-				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] == '\0' &&
-	       word[0] != '-';
+	static const char plain_chars[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+
+	return word[0] && word[strspn(word, plain_chars)] == '\0' && word[0] != '-';
 }
 
 static int write_word(const char *word, const char *path)
@@ -244,6 +247,8 @@ static void step(char *line)
 		rc = dmesg(nwords == 4 ? words[3] : NULL);
 	} else if (!strcmp(words[0], "sync")) {
 		sync();
+	} else if (!strcmp(words[0], "sleep") && nwords == 2) {
+		sleep(atoi(words[1]));
 	} else {
 		rc = spawn(words);
 	}
