@@ -222,8 +222,15 @@ if wb_lab_is_tour "$lab"; then
 	export WB_CMDLINE
 fi
 rc=0
-if [ -n "$guests" ]; then
+if [ -n "$guests" ] && [ "$mode" = shell ]; then
+	# In the foreground, for the terminal: Ctrl-C stops it with this
+	# script.
 	WB_ROOT=$WB_ROOT sh "$(wb_lab_dir "$lab")/$guests" "$mode" "$rundir" "${timeout:-120}" || rc=$?
+elif [ -n "$guests" ]; then
+	# Waited for, so that a TERM runs the trap above at once, which
+	# stops the script (its pid file) and what it started.
+	WB_ROOT=$WB_ROOT sh "$(wb_lab_dir "$lab")/$guests" "$mode" "$rundir" "${timeout:-120}" &
+	wait $! || rc=$?
 else
 	accel=$(wb_accel)
 	wb_boot "$accel" "$mode" "$lab" "$build" "$rundir" "${timeout:-120}" || rc=$?

@@ -229,9 +229,10 @@ wb_wait_socket() {
 # the vmlinux a VM booted with the tree's gdb helpers and connect to its
 # gdb stub. KBUILD is the kernel's build folder: the workbook's x86
 # kernel's, or what RUNDIR/kbuild names (a tour's guest of another
-# architecture, vm/xkernel.sh). Reading vmlinux's DWARF costs gdb about 10 s of both cores, taken
-# from the VM it debugs; gdb's index cache (by build id, in the cache
-# folder) turns that into half a second for a kernel it has read before.
+# architecture, vm/xkernel.sh). Reading vmlinux's DWARF costs gdb about
+# 10 s of both cores, taken from the VM it debugs; gdb's index cache (by
+# build id, in the cache folder) turns that into half a second for a
+# kernel it has read before.
 wb_gdb_args() {
 	local kb
 	kb=${2:-$(cat "$1/kbuild" 2>/dev/null || echo "$WB_KBUILD")}

@@ -70,11 +70,12 @@ wb_status_checked() {
 #                  what wb_kill_rundir stops
 #   control.{in,out}, monitor.{in,out}, gdb.sock   QEMU's FIFOs and socket
 #   vmlinux, modules/   the kernel the VM booted, while it runs
-# What a boot may leave running, by pid file in its run folder: QEMU,
+# What a boot may leave running, by pid file in its run folder: a
+# tour's GUESTS script (first, so that it starts no other guest), QEMU,
 # the timeout(1) around it, gdb, the service that changes a CD drive's
 # media (wb_media_service), and the one that runs a drgn script
 # (wb_drgn_service) with its drgn.
-WB_PIDFILES="qemu gdb timeout media drgn drgnrun"
+WB_PIDFILES="guests qemu gdb timeout media drgn drgnrun"
 
 # ---- the KTAP reader ----------------------------------------------------
 

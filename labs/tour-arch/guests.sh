@@ -32,11 +32,22 @@ here=$(cd "$(dirname "$0")" && pwd)
 mode=$1 rundir=$2 limit=$3
 [ "${VARIANT:-solution}" != negative ] || KTAP_NEGATIVE=1
 export KTAP_NEGATIVE
+# A stop before the checks are made (a package missing, a build that
+# failed: wb_die's status 1) is not a failed check: vm/lab.sh's status 6.
+checked=
+trap 'rc=$?; rm -f "$rundir/guests.pid"; [ -n "$checked" ] || [ "$rc" != 1 ] || exit "$WB_EXIT_BUILD_ERROR"' EXIT
 wb_need_cmds qemu-system-aarch64:qemu-system-arm gdb-multiarch:gdb-multiarch fdtput:device-tree-compiler \
 	qemu-system-mipsel:qemu-system-mips qemu-system-hppa:qemu-system-misc \
 	qemu-system-riscv64:qemu-system-misc
-work=$WB_CACHE/xkernel/tour-arch
+# What a run builds besides the kernels (programs, initramfs images,
+# device trees) is in its own run folder, so that two runs side by side
+# never write the same one. A kernel is rebuilt only under the tree's
+# lock, and QEMU has read it whole before it boots.
+work=$rundir/guests
 mkdir -p "$work"
+# vm/lab.sh, stopped, stops this script first (WB_PIDFILES), then what
+# it left running: QEMU (qemu.pid) and gdb-multiarch (gdb.pid).
+echo $$ >"$rundir/guests.pid"
 from=${WB_GUESTS_FROM:-}
 kdir=
 
@@ -162,6 +173,7 @@ boot() {
 			timeout -k 5 "$limit" gdb-multiarch -batch "$@" -x "$WB_GDB_SCRIPT" -ex detach \
 				>"$rundir/gdb.log" 2>&1 </dev/null &
 			gdbpid=$!
+			echo "$gdbpid" >"$rundir/gdb.pid"
 		fi
 		dpid=
 		if [ -n "${during:-}" ]; then
@@ -175,6 +187,7 @@ boot() {
 		rc=0
 		wait "$qpid" || rc=$?
 		[ -z "$gdbpid" ] || wait "$gdbpid" || :
+		rm -f "$rundir/gdb.pid"
 		for p in $dpid $mcat; do
 			kill "$p" 2>/dev/null || :
 			wait "$p" 2>/dev/null || :
@@ -466,4 +479,5 @@ for g in $guests; do
 done
 rc=0
 ktap_done >&3 || rc=$WB_EXIT_FAIL
+checked=1
 exit "$rc"
