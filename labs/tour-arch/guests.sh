@@ -10,20 +10,20 @@
 #
 #   sh labs/tour-arch/guests.sh MODE RUNDIR LIMIT
 #
-# MODE is run (the steps, then the checks) or shell (one guest,
-# WB_GUEST, held at its first instruction until gdb continues it: these
-# guests have no shell). VARIANT=negative swaps every expectation for a
-# wrong one. WB_GUEST="NAME..." boots those guests only (arm64, mips,
-# riscv; parisc, which is not in the tour yet, only this way). With WB_GDB_SCRIPT
-# (make check's first run), gdb-multiarch runs that script against the
-# Arm guest, which waits for it at its first instruction. With
+# MODE is run (the steps, then the checks) or shell (one guest, the Arm
+# one unless WB_GUEST names another, each boot held at its first
+# instruction until gdb continues it: these guests have no shell).
+# VARIANT=negative swaps every expectation for a wrong one.
+# WB_GUEST="NAME..." boots those guests only (arm64, mips, riscv; parisc,
+# which is not in the tour yet, only this way). With WB_GDB_SCRIPT (make
+# check's first run), gdb-multiarch runs that script against the Arm
+# guest, which waits for it at its first instruction. With
 # WB_GUESTS_FROM=RUNDIR (make check's negative run) nothing is built or
 # booted: the checks read the consoles of that run, which are all they
-# ever read. The KTAP
-# report goes to RUNDIR/ktap, each guest's console to RUNDIR/NAME.log and
-# all of them to RUNDIR/console.log. Exit status: vm/lab.sh's (0 every
-# check passed, 1 one failed, 4 a guest did not end in time, 6 a build
-# failed).
+# ever read. The KTAP report goes to RUNDIR/ktap, each guest's console
+# to RUNDIR/NAME.log and all of them to RUNDIR/console.log. Exit status:
+# vm/lab.sh's (0 every check passed, 1 one failed, 4 a guest did not end
+# in time, 6 a build failed or a package is missing).
 set -eu
 . "$WB_ROOT/vm/lib.sh"
 . "$WB_ROOT/vm/qemu.sh"
@@ -125,7 +125,7 @@ initramfs() {
 # reads RUNDIR/monitor.in; $during, when set, names a function run
 # beside the guest (it may write commands there).
 boot() {
-	local name qemu rc paused held gdbpid dpid mcat p
+	local name qemu rc paused held mux gdbpid dpid mcat p
 	name=$1 qemu=$2
 	shift 2
 	if [ -n "$from" ]; then
@@ -146,11 +146,17 @@ boot() {
 		paused=1 held=" (gdb-multiarch runs ${WB_GDB_SCRIPT##*/})"
 	fi
 	wb_say "guest $name: $qemu, gdb stub on $rundir/gdb.sock$held"
+	# On a terminal, the console shares stdio with a monitor, as the
+	# workbook VM's shell does: Ctrl-a x quits QEMU.
+	mux=
+	[ "$mode" != shell ] || mux=mux=on,
+	[ -z "$mux" ] || wb_say "Ctrl-a x quits QEMU"
 	set -- "$@" -nodefaults -no-user-config -display none -no-reboot \
 		-sandbox on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny \
-		-chardev "stdio,id=con,signal=off,logfile=$rundir/$name.log" -serial chardev:con \
+		-chardev "stdio,id=con,${mux}signal=off,logfile=$rundir/$name.log" -serial chardev:con \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" -pidfile "$rundir/qemu.pid" \
 		-chardev "pipe,id=mon,path=$rundir/monitor" -mon chardev=mon,mode=readline
+	[ -z "$mux" ] || set -- "$@" -mon chardev=con
 	[ -z "$paused" ] || set -- "$@" -S
 	gdbpid=
 	if [ "$mode" = shell ]; then
@@ -447,6 +453,7 @@ guest_riscv() {
 # ---- the run ---------------------------------------------------------------
 
 guests=${WB_GUEST:-arm64 mips riscv}
+[ "$mode" != shell ] || guests=${WB_GUEST:-arm64}
 for g in $guests; do
 	case $g in
 	arm64 | mips | parisc | riscv) ;;
@@ -457,7 +464,7 @@ rm -f "$rundir/console.log" "$rundir/boot.txt"
 if [ "$mode" = shell ]; then
 	# shellcheck disable=SC2086 # a list of names
 	set -- $guests
-	[ $# = 1 ] || wb_die "make lab LAB=tour-arch on a terminal boots one guest, held for gdb: name it with WB_GUEST=arm64"
+	[ $# = 1 ] || wb_die "make lab LAB=tour-arch on a terminal boots one guest, held for gdb: name it with WB_GUEST (arm64, mips, riscv)"
 	KTAP_NEGATIVE=0
 	exec 3>/dev/null
 	"guest_$1"
