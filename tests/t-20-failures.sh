@@ -462,4 +462,23 @@ elif command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clea
 	t_grep "a cache folder the user cannot write is reported as not writable" \
 		"the cache folder $tmp/ro is not writable" "$tmp/ro.out"
 fi
+# A cross kernel (vm/xkernel.sh, tour-arch's) whose fragment asks for an
+# option that cannot stick stops before it builds anything, and says
+# which: a misspelt name, and a PL011 console without the PL011 driver.
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	printf '%s\n' CONFIG_SERIAL_AMBA_PL011_CONSOLE=y CONFIG_NO_SUCH_OPTION=y >"$tmp/bad.config"
+	rc=0
+	"$WB_ROOT/vm/xkernel.sh" t20-unstuck arm64 Image "$tmp/bad.config" >"$tmp/xk.out" 2>&1 || rc=$?
+	t_nonzero "a cross kernel with an option that did not stick: non-zero status" "$rc"
+	t_grep "it names the option that does not exist" \
+		'CONFIG_NO_SUCH_OPTION: requested y, got n' "$tmp/xk.out"
+	t_grep "and the one whose dependency is missing" \
+		'CONFIG_SERIAL_AMBA_PL011_CONSOLE: requested y, got n' "$tmp/xk.out"
+	if grep -q ' CC ' "$WB_CACHE/xkernel/t20-unstuck.log" 2>/dev/null; then
+		t_fail "nothing was compiled" "no CC line" "$(grep -c ' CC ' "$WB_CACHE/xkernel/t20-unstuck.log") CC lines"
+	else
+		t_ok "nothing was compiled"
+	fi
+	rm -rf "$WB_CACHE/xkernel/t20-unstuck" "$WB_CACHE/xkernel/t20-unstuck.log"
+fi
 t_done

@@ -9,8 +9,9 @@ if ! grep -q 'wb\.vm=kernel-workbook' /proc/cmdline 2>/dev/null; then
 fi
 
 # The KTAP emitter the checkers print with (ktap_plan, ktap_ok,
-# ktap_fail, ktap_eq, ktap_expect...): vm/ktap.sh, the same file the harness's own
-# tests use on the host, put next to this one by vm/initramfs.sh.
+# ktap_fail, ktap_eq, ktap_expect...): vm/ktap.sh, the same file the
+# harness's own tests use on the host, put next to this one by
+# vm/initramfs.sh.
 . /wb/ktap.sh
 
 # wb_param NAME: the value of NAME=value on the kernel command line.
