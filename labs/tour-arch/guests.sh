@@ -355,7 +355,7 @@ guest_mips() {
 		"$(printf '%s\n' "$steps" | tail -n 1)" '^WB-STEPS-END 0$' '^$'
 	on=$(test_bpf "$(printf '%s\n' "$steps" | grep 'test_bpf: Summary' | sed -n 1p)")
 	off=$(test_bpf "$(printf '%s\n' "$steps" | grep 'test_bpf: Summary' | sed -n 2p)")
-	expect "mips, JIT on: every test of test_bpf passes, and every program it could compile ran as MIPS code" \
+	expect "mips, JIT on: every test of test_bpf passes, and every program it ran was JIT-compiled" \
 		"$(echo "$on" | awk '{ printf "passed=%d failed=%d jited=%d/%d", $1, $2, $3, $4 }')" \
 		'^passed=[1-9][0-9]* failed=0 jited=([1-9][0-9]*)/\1$' 'jited=0/'
 	expect "mips, JIT off: the same tests pass in the interpreter, none JIT-compiled" \
