@@ -50,7 +50,7 @@ wb_qemu_args() {
 	printf '%s\n' -name "workbook-$lab" -nodefaults -no-user-config \
 		-machine "q35,accel=$accel" -cpu "$cpu" -smp "${WB_SMP:-2}" -m "${WB_MEM:-1024}" \
 		-display none -no-reboot \
-		-sandbox "on,obsolete=deny,elevateprivileges=$elevate,spawn=deny,resourcecontrol=deny" \
+		-sandbox "$(wb_qemu_sandbox "$elevate")" \
 		-kernel "$rundir/$WB_BOOT_IMAGE" -initrd "$WB_INITRAMFS" \
 		-append "console=ttyS0 nokaslr panic=-1 ${WB_OOPS-oops=panic} loglevel=${WB_LOGLEVEL:-4} $WB_MARKER wb.lab=$lab wb.mode=$mode wb.cols=$cols wb.rows=$rows $dets ${WB_DRGN_SCRIPT:+wb.drgn=1} ${WB_CMDLINE:-}" \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" \
@@ -223,6 +223,32 @@ wb_wait_socket() {
 		sleep 0.1
 		n=$((n + 1))
 	done
+}
+
+# wb_gdb_batch RUNDIR LIMIT GDB [KBUILD]: once QEMU's gdb stub is up, GDB
+# (gdb, or gdb-multiarch for another architecture's guest) runs
+# $WB_GDB_SCRIPT in batch mode against the paused guest, in the
+# background, at most LIMIT seconds, then detaches; its output in
+# RUNDIR/gdb.log, its pid in RUNDIR/gdb.pid.
+wb_gdb_batch() {
+	local rundir limit gdb
+	rundir=$1 limit=$2 gdb=$3
+	wb_wait_socket "$rundir/gdb.sock"
+	IFS='
+'
+	# shellcheck disable=SC2046
+	set -- $(wb_gdb_args "$rundir" ${4:+"$4"})
+	unset IFS
+	timeout -k 5 "$limit" "$gdb" -batch "$@" -x "$WB_GDB_SCRIPT" -ex detach \
+		>"$rundir/gdb.log" 2>&1 </dev/null &
+	echo $! >"$rundir/gdb.pid"
+}
+
+# wb_qemu_sandbox ELEVATE: QEMU's -sandbox value for every guest: no
+# obsolete system calls, no new processes, no resource control, and
+# privileges raised only when ELEVATE is allow (-runas).
+wb_qemu_sandbox() {
+	echo "on,obsolete=deny,elevateprivileges=$1,spawn=deny,resourcecontrol=deny"
 }
 
 # wb_gdb_args RUNDIR [KBUILD]: the gdb arguments, one per line, that load
@@ -501,17 +527,7 @@ wb_boot() {
 	echo $! >"$rundir/timeout.pid"
 	qpid=$!
 	wb_runas_release "$rundir" "$mode" || :
-	if [ -n "${WB_GDB_SCRIPT:-}" ]; then
-		wb_wait_socket "$rundir/gdb.sock"
-		IFS='
-'
-		# shellcheck disable=SC2046
-		set -- $(wb_gdb_args "$rundir")
-		unset IFS
-		timeout -k 5 "$limit" gdb -batch "$@" -x "$WB_GDB_SCRIPT" -ex detach \
-			>"$rundir/gdb.log" 2>&1 </dev/null &
-		echo $! >"$rundir/gdb.pid"
-	fi
+	[ -z "${WB_GDB_SCRIPT:-}" ] || wb_gdb_batch "$rundir" "$limit" gdb
 	wb_boot_watchdog "$rundir" "$build" "$mode" "$limit" &
 	wdog=$!
 	wb_media_start "$rundir" "$build"

@@ -13,7 +13,10 @@
 # architecture (arm64, mips, parisc, riscv), TARGETS what make builds
 # ("Image modules", say). A build whose inputs did not change is used
 # as it is; a tree file newer than it makes make run again, and make
-# rebuilds only what changed.
+# rebuilds only what changed. The labs' own files do not count: every
+# cross kernel is built after vm/kernel.sh --pristine has put the tree's
+# own versions back, so one newer than the build has the content it was
+# built from (an x86 lab's run put its version in, this run took it out).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -46,8 +49,9 @@ key=$( {
 	cat "$WB_KSTATE/debian-version" "$WB_KSTATE/series.applied" "$@"
 	echo "$arch $targets, recipe 1"
 } | sha256sum | cut -c1-32)
-if [ "$(cat "$dir/.wb-key" 2>/dev/null)" = "$key" ] && [ -f "$dir/.wb-built" ] &&
-	[ -z "$(find "$WB_KSRC" -newer "$dir/.wb-built" -type f -print 2>/dev/null | head -n 1)" ]; then
+newer=$(find "$WB_KSRC" -newer "$dir/.wb-built" -type f -print 2>/dev/null |
+	sed "s#^$WB_KSRC/##" | grep -vxF -f "$WB_KSTATE/base.want" | head -n 1) || :
+if [ "$(cat "$dir/.wb-key" 2>/dev/null)" = "$key" ] && [ -f "$dir/.wb-built" ] && [ -z "$newer" ]; then
 	wb_say "$arch kernel ($name) is up to date: $dir"
 	echo "$dir"
 	exit 0

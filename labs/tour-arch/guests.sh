@@ -125,18 +125,38 @@ initramfs() {
 # reads RUNDIR/monitor.in; $during, when set, names a function run
 # beside the guest (it may write commands there).
 boot() {
-	local name qemu rc paused held mux gdbpid dpid mcat p
+	local name qemu rc
 	name=$1 qemu=$2
 	shift 2
+	rc=0
 	if [ -n "$from" ]; then
 		cp "$from/$name.log" "$rundir/$name.log" || wb_die "no console of guest $name in $from"
-		tr -d '\r' <"$rundir/$name.log" >>"$rundir/console.log"
-		steps=$(tr -d '\r' <"$rundir/$name.log" | sed -n '/^WB-STEPS-BEGIN$/,/^WB-STEPS-END /p')
-		return 0
+	else
+		boot_qemu "$@" || rc=$?
 	fi
+	tr -d '\r' <"$rundir/$name.log" >>"$rundir/console.log"
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		wb_say "guest $name did not end within $limit s: its console's last lines:"
+		wb_console_tail "$rundir/$name.log"
+		exit "$WB_EXIT_TIMEOUT"
+	fi
+	if [ "$rc" != 0 ]; then
+		wb_say "guest $name: $qemu ended with status $rc"
+		wb_qemu_err "$rundir"
+	fi
+	steps=$(tr -d '\r' <"$rundir/$name.log" | sed -n '/^WB-STEPS-BEGIN$/,/^WB-STEPS-END /p')
+}
+
+# boot_qemu ARG...: boot()'s QEMU run for guest $name with $qemu and
+# ARG... (boot()'s locals); its status is QEMU's (timeout(1)'s 124 or
+# 137 at the limit). Called in an || list, where set -e does not hold:
+# what must not fail stops the script itself.
+boot_qemu() {
+	local rc paused held mux gdbpid dpid mcat p
 	rm -f "$rundir/$name.log" "$rundir/gdb.sock" "$rundir/qemu.pid" "$rundir/monitor.in" "$rundir/monitor.out"
-	mkfifo "$rundir/monitor.in" "$rundir/monitor.out"
-	ln -f "$kdir/vmlinux" "$rundir/vmlinux" 2>/dev/null || cp "$kdir/vmlinux" "$rundir/vmlinux"
+	mkfifo "$rundir/monitor.in" "$rundir/monitor.out" || wb_die "cannot make QEMU's monitor FIFOs in $rundir"
+	ln -f "$kdir/vmlinux" "$rundir/vmlinux" 2>/dev/null || cp "$kdir/vmlinux" "$rundir/vmlinux" ||
+		wb_die "cannot put vmlinux into $rundir"
 	echo "$kdir" >"$rundir/kbuild"
 	echo gdb-multiarch >"$rundir/gdb"
 	paused='' held=''
@@ -152,7 +172,7 @@ boot() {
 	[ "$mode" != shell ] || mux=mux=on,
 	[ -z "$mux" ] || wb_say "Ctrl-a x quits QEMU"
 	set -- "$@" -nodefaults -no-user-config -display none -no-reboot \
-		-sandbox on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny \
+		-sandbox "$(wb_qemu_sandbox deny)" \
 		-chardev "stdio,id=con,${mux}signal=off,logfile=$rundir/$name.log" -serial chardev:con \
 		-gdb "unix:$rundir/gdb.sock,server=on,wait=off" -pidfile "$rundir/qemu.pid" \
 		-chardev "pipe,id=mon,path=$rundir/monitor" -mon chardev=mon,mode=readline
@@ -170,16 +190,8 @@ boot() {
 		fi
 		qpid=$!
 		if [ -n "$paused" ]; then
-			wb_wait_socket "$rundir/gdb.sock"
-			IFS='
-'
-			# shellcheck disable=SC2046
-			set -- $(wb_gdb_args "$rundir" "$kdir")
-			unset IFS
-			timeout -k 5 "$limit" gdb-multiarch -batch "$@" -x "$WB_GDB_SCRIPT" -ex detach \
-				>"$rundir/gdb.log" 2>&1 </dev/null &
-			gdbpid=$!
-			echo "$gdbpid" >"$rundir/gdb.pid"
+			wb_gdb_batch "$rundir" "$limit" gdb-multiarch "$kdir"
+			gdbpid=$(cat "$rundir/gdb.pid")
 		fi
 		dpid=
 		if [ -n "${during:-}" ]; then
@@ -199,17 +211,7 @@ boot() {
 			wait "$p" 2>/dev/null || :
 		done
 	fi
-	tr -d '\r' <"$rundir/$name.log" >>"$rundir/console.log"
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		wb_say "guest $name did not end within $limit s: its console's last lines:"
-		wb_console_tail "$rundir/$name.log"
-		exit "$WB_EXIT_TIMEOUT"
-	fi
-	if [ "$rc" != 0 ]; then
-		wb_say "guest $name: $qemu ended with status $rc"
-		wb_qemu_err "$rundir"
-	fi
-	steps=$(tr -d '\r' <"$rundir/$name.log" | sed -n '/^WB-STEPS-BEGIN$/,/^WB-STEPS-END /p')
+	return "$rc"
 }
 
 # The console lines of the last boot's steps matching ERE, without the
