@@ -130,6 +130,20 @@ for lab in $(wb_lab_names); do
 		fi
 	done
 done
+# tour-arch's init, built for this machine instead of a guest, refuses
+# too: it is not process 1 here, and its steps load modules and write
+# sysctls.
+rc=0
+if gcc -O2 -o "$tmp/xinit" "$WB_LABS/tour-arch/xinit.c" 2>"$tmp/xinit.err"; then
+	out=$(env -i PATH=/nonexistent "$tmp/xinit" 2>&1) || rc=$?
+	if [ "$rc" = 1 ] && printf '%s' "$out" | grep -q 'refusing to run'; then
+		t_ok "tour-arch: xinit refuses to run unless it is a guest's init"
+	else
+		t_fail "tour-arch: xinit refuses to run unless it is a guest's init" "status $rc: $out"
+	fi
+else
+	t_fail "tour-arch: xinit refuses to run unless it is a guest's init" "it does not build: $(cat "$tmp/xinit.err")"
+fi
 rc=0
 out=$(env -i PATH=/usr/bin:/bin /bin/sh -c ". '$WB_ROOT/vm/guest/lib.sh'; echo still-here" 2>&1) || rc=$?
 if [ "$rc" != 0 ] && ! printf '%s' "$out" | grep -q still-here; then

@@ -25,6 +25,9 @@
  *   sleep SECONDS         a pause (for something the host does)
  *   anything else         a program of the initramfs, run and waited for
  *
+ * It refuses to run unless it is process 1 (the init of a guest's
+ * kernel): its steps load modules and write sysctls.
+ *
  * Every command is printed first, after "# " as the other tours print
  * theirs. Words are separated by blanks, except within double quotes,
  * which stay in the word (insmod passes them on, and the kernel's
@@ -262,6 +265,11 @@ int main(void)
 	char cmdline[1024] = "", path[128], line[1024], *g, *end;
 	FILE *f;
 
+	if (getpid() != 1) {
+		fputs("xinit: refusing to run: it is only the init of tour-arch's guests (make lab LAB=tour-arch)\n",
+		      stderr);
+		return 1;
+	}
 	mount("proc", "/proc", "proc", 0, NULL);
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
